@@ -1,0 +1,693 @@
+"""Generate the Python source of one contract's codec.
+
+:func:`codec_source` is a pure function: from a :class:`ContractInfo` it returns
+``(source, namespace)``, the text of two functions and the names that text
+refers to.  All the thinking happens here, once per class: tag bytes are
+precomputed, each field gets straight-line code specialised to its kind and
+label, and every helper is a global of the generated module (one dictionary
+lookup, no attribute chains).  :mod:`protoattr._compiler` turns the text into
+functions.
+
+The generated functions are::
+
+    encode_<Name>(obj) -> bytearray          # the message body, without length
+    decode_<Name>(buf, pos, end, depth, base) -> obj
+
+``decode`` reads ``buf[pos:end]`` (``buf`` is ``bytes``); ``base`` is ``None``
+or an object whose values the decoded ones merge into (protobuf merge
+semantics), which is also how a singular message seen twice is merged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from . import _runtime, _wire
+from ._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType
+from ._errors import EncodeError
+from ._types import INT_RANGES, Kind
+
+__all__ = ["CodecContext", "codec_source"]
+
+_VARINT_KINDS = frozenset(
+    {
+        Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
+        Kind.BOOL, Kind.ENUM,
+    }
+)  # fmt: skip
+_FIXED: dict[Kind, tuple[str, int]] = {
+    Kind.FIXED32: ("I", 4),
+    Kind.FIXED64: ("Q", 8),
+    Kind.SFIXED32: ("i", 4),
+    Kind.SFIXED64: ("q", 8),
+    Kind.FLOAT: ("f", 4),
+    Kind.DOUBLE: ("d", 8),
+}
+_LEN_KINDS = frozenset({Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+
+
+def wire_type(kind: Kind) -> int:
+    """The wire type a single value of ``kind`` travels with."""
+    if kind in _VARINT_KINDS:
+        return _wire.WireType.VARINT
+    if kind in _FIXED:
+        return _wire.WireType.I32 if _FIXED[kind][1] == 4 else _wire.WireType.I64
+    return _wire.WireType.LEN
+
+
+@dataclasses.dataclass
+class CodecContext:
+    """What the generator needs from the model: nested codecs and limits."""
+
+    codec_for: Callable[[type], Any]  # the (possibly not yet compiled) codec of a contract
+    max_depth: int
+
+
+class _Source:
+    """Lines of Python with an indentation cursor."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.level = 0
+
+    def __call__(self, line: str) -> None:
+        self.lines.append("    " * self.level + line)
+
+    def indent(self) -> _Source:
+        self.level += 1
+        return self
+
+    def dedent(self) -> None:
+        self.level -= 1
+
+    def __enter__(self) -> _Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.dedent()
+
+
+class _Generator:
+    """Builds one contract's source; ``ns`` collects the names the source uses."""
+
+    def __init__(self, info: ContractInfo, ctx: CodecContext) -> None:
+        self.info = info
+        self.ctx = ctx
+        self.qual = info.cls.__qualname__
+        self.ident = _identifier(self.qual)
+        self.ns: dict[str, Any] = {
+            "_varint": _wire.encode_varint,
+            "_rv": _wire.read_varint,
+            "_s32": _wire.signed32,
+            "_skip": _runtime.skip_field,
+            "_decode_error": _runtime.decode_error,
+            "_truncated": _runtime.truncated,
+            "_missing": _runtime.missing_required,
+            "_too_deep": _runtime.too_deep,
+            "_out_of_range": _runtime.out_of_range,
+            "_bad_value": _runtime.bad_value,
+            "_EncodeError": EncodeError,
+            "_struct_error": struct.error,
+            "_spack": struct.pack,
+            "_sunpack": struct.unpack_from,
+            "_setattr": object.__setattr__,
+            "_new": object.__new__,
+            "_cls": info.cls,
+            "_MISSING": MISSING,
+        }
+        self._counter = 0
+
+    # -- shared helpers -------------------------------------------------
+
+    def const(self, value: Any, hint: str) -> str:
+        """Bind ``value`` as a global of the generated module and return its name."""
+        for name, existing in self.ns.items():
+            if existing is value and name.startswith("_k_"):
+                return name
+        self._counter += 1
+        name = f"_k_{hint}_{self._counter}"
+        self.ns[name] = value
+        return name
+
+    def codec(self, cls: type) -> str:
+        name = f"_C_{_identifier(cls.__qualname__)}"
+        existing = self.ns.get(name)
+        codec = self.ctx.codec_for(cls)
+        if existing is not None and existing is not codec:
+            name = self.const(codec, "codec")
+        self.ns[name] = codec
+        return name
+
+    @staticmethod
+    def tag_literal(tag: int, wt: int) -> str:
+        return repr(_wire.tag_bytes(tag, wt))
+
+    # -- encoding ---------------------------------------------------------
+
+    def encoder(self) -> list[str]:
+        src = _Source()
+        src(f"def encode_{self.ident}(obj):")
+        src.indent()
+        self._oneof_checks(src)
+        src("out = bytearray()")
+        for f in self.info.fields:
+            src(f"# {f.name}: {_describe(f)} = {f.tag}")
+            src(f"v = obj.{f.name}")
+            self._encode_field(src, f)
+        src("return out")
+        return src.lines
+
+    def _oneof_checks(self, src: _Source) -> None:
+        groups: dict[str, list[FieldInfo]] = {}
+        for f in self.info.fields:
+            if f.oneof is not None:
+                groups.setdefault(f.oneof, []).append(f)
+        for oneof, members in groups.items():
+            if len(members) < 2:
+                continue
+            count = " + ".join(f"(obj.{f.name} is not None)" for f in members)
+            names = ", ".join(f.name for f in members)
+            src(f"if {count} > 1:")
+            msg = f"{self.qual}: more than one member of oneof {oneof!r} ({names}) is set"
+            src.indent()(f"raise _EncodeError({msg!r})")
+            src.dedent()
+
+    def _encode_field(self, src: _Source, f: FieldInfo) -> None:
+        where = f.where
+        kind = f.value.kind
+        if f.label is Label.REPEATED:
+            src("if v:")
+            with src.indent():
+                if f.packed:
+                    self._encode_packed(src, f)
+                else:
+                    src("for x in v:")
+                    with src.indent():
+                        self._encode_value(src, f.value, "x", f.tag, "out", where, f.group)
+            return
+        if f.label is Label.MAP:
+            assert f.key is not None
+            src("if v:")
+            with src.indent():
+                src("for k, x in v.items():")
+                with src.indent():
+                    src("e = bytearray()")
+                    self._encode_value(src, f.key, "k", 1, "e", where + "[key]", False)
+                    self._encode_value(src, f.value, "x", 2, "e", where + "[value]", False)
+                    self._write_len(src, "out", f.tag, "e")
+            return
+        if f.required:
+            src("if v is None:")
+            msg = f"{where}: required field is None"
+            src.indent()(f"raise _EncodeError({msg!r})")
+            src.dedent()
+            self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
+            return
+        if f.label is Label.OPTIONAL or kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+            src("if v is not None:")
+            with src.indent():
+                self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
+            return
+        # singular scalar: skipped when equal to its default
+        default = f.default
+        if f.default_factory is not None:
+            default = f.default_factory()
+        if kind in (Kind.FLOAT, Kind.DOUBLE):
+            fmt, size = _FIXED[kind]
+            packer = self.const(struct.Struct("<" + fmt).pack, "pack_" + fmt)
+            src(f"b = {packer}(v)")
+            try:
+                dbytes = struct.pack("<" + fmt, default)
+            except (struct.error, TypeError):
+                dbytes = b"\x00" * size
+            src(f"if b != {dbytes!r}:")
+            with src.indent():
+                src(f"out += {self.tag_literal(f.tag, wire_type(kind))}")
+                src("out += b")
+            return
+        if kind is Kind.BOOL:
+            d = bool(default)
+            src(f"if v is not {d}:")
+            with src.indent():
+                src(f"if v is {not d} or (v == {int(not d)} and type(v) is int):")
+                src.indent()(f"out += {_wire.tag_bytes(f.tag, 0) + bytes((int(not d),))!r}")
+                src.dedent()
+                src(f"elif not (v == {int(d)} and type(v) is int):")
+                src.indent()(f"raise _bad_value({where!r}, 'bool', v)")
+                src.dedent()
+            return
+        if kind is Kind.ENUM:
+            assert f.value.py_type is not None
+            self._enum_to_int(src, f.value, "v")
+            default = getattr(default, "value", default)
+        src(f"if v != {self.literal(default, kind)}:")
+        with src.indent():
+            self._encode_value(src, f.value, "v", f.tag, "out", where, f.group, enum_done=True)
+
+    def literal(self, value: Any, kind: Kind) -> str:
+        if type(value) in (int, str, bytes, float):
+            text = repr(value)
+            if "inf" not in text and "nan" not in text:
+                return text
+        return self.const(value, "default")
+
+    def _enum_to_int(self, src: _Source, vt: ValueType, var: str) -> None:
+        assert vt.py_type is not None
+        if not issubclass(vt.py_type, int):
+            src(f"if type({var}) is not int:")
+            src.indent()(f"{var} = {var}.value")
+            src.dedent()
+
+    def _range_check(self, src: _Source, kind: Kind, var: str, where: str) -> None:
+        lo, hi = INT_RANGES[kind]
+        src(f"if not {lo} <= {var} <= {hi}:")
+        src.indent()(f"raise _out_of_range({where!r}, {kind.value!r}, {var})")
+        src.dedent()
+
+    def _write_varint(self, src: _Source, buf: str, var: str, unsigned: bool = False) -> None:
+        cond = f"{var} < 128" if unsigned else f"0 <= {var} < 128"
+        src(f"if {cond}:")
+        src.indent()(f"{buf}.append({var})")
+        src.dedent()
+        src("else:")
+        src.indent()(f"{buf} += _varint({var})")
+        src.dedent()
+
+    def _write_len(self, src: _Source, buf: str, tag: int, data: str) -> None:
+        src(f"{buf} += {self.tag_literal(tag, 2)}")
+        src(f"n = len({data})")
+        self._write_varint(src, buf, "n", unsigned=True)
+        src(f"{buf} += {data}")
+
+    def _encode_value(
+        self,
+        src: _Source,
+        vt: ValueType,
+        var: str,
+        tag: int,
+        buf: str,
+        where: str,
+        group: bool,
+        enum_done: bool = False,
+    ) -> None:
+        """Write tag and value of ``var`` unconditionally."""
+        kind = vt.kind
+        if kind in _VARINT_KINDS:
+            if kind is Kind.BOOL:
+                true_bytes = _wire.tag_bytes(tag, 0) + b"\x01"
+                false_bytes = _wire.tag_bytes(tag, 0) + b"\x00"
+                src(f"if {var} is True:")
+                src.indent()(f"{buf} += {true_bytes!r}")
+                src.dedent()
+                src(f"elif {var} is False:")
+                src.indent()(f"{buf} += {false_bytes!r}")
+                src.dedent()
+                src("else:")
+                src.indent()(f"{buf} += {self.tag_literal(tag, 0)} + _bool_byte({var}, {where!r})")
+                src.dedent()
+                self.ns["_bool_byte"] = _bool_byte
+                return
+            if kind is Kind.ENUM and not enum_done:
+                self._enum_to_int(src, vt, var)
+            self._range_check(src, kind, var, where)
+            src(f"{buf} += {self.tag_literal(tag, 0)}")
+            if kind is Kind.SINT32:
+                src(f"z = ({var} << 1) ^ ({var} >> 31)")
+                self._write_varint(src, buf, "z", unsigned=True)
+            elif kind is Kind.SINT64:
+                src(f"z = ({var} << 1) ^ ({var} >> 63)")
+                self._write_varint(src, buf, "z", unsigned=True)
+            else:
+                self._write_varint(src, buf, var)
+            return
+        if kind in _FIXED:
+            fmt = _FIXED[kind][0]
+            packer = self.const(struct.Struct("<" + fmt).pack, "pack_" + fmt)
+            src(f"{buf} += {self.tag_literal(tag, wire_type(kind))}")
+            if kind in INT_RANGES:
+                self._range_check(src, kind, var, where)
+            src(f"{buf} += {packer}({var})")
+            return
+        if kind is Kind.STRING:
+            src(f"b = {var}.encode()")
+            self._write_len(src, buf, tag, "b")
+            return
+        if kind is Kind.BYTES:
+            self._write_len(src, buf, tag, var)
+            return
+        if kind is Kind.MESSAGE:
+            assert vt.py_type is not None
+            codec = self.codec(vt.py_type)
+            if group:
+                src(f"{buf} += {self.tag_literal(tag, 3)}")
+                src(f"{buf} += {codec}.encode({var})")
+                src(f"{buf} += {self.tag_literal(tag, 4)}")
+                return
+            src(f"b = {codec}.encode({var})")
+            self._write_len(src, buf, tag, "b")
+            return
+        if kind is Kind.TIMESTAMP:
+            self.ns["_enc_ts"] = _runtime.encode_timestamp
+            src(f"b = _enc_ts({var})")
+            self._write_len(src, buf, tag, "b")
+            return
+        if kind is Kind.DURATION:
+            self.ns["_enc_dur"] = _runtime.encode_duration
+            src(f"b = _enc_dur({var})")
+            self._write_len(src, buf, tag, "b")
+            return
+        raise AssertionError(kind)
+
+    def _encode_packed(self, src: _Source, f: FieldInfo) -> None:
+        kind = f.value.kind
+        where = f.where
+        if kind in _FIXED:
+            fmt, _ = _FIXED[kind]
+            if kind in INT_RANGES:
+                lo, hi = INT_RANGES[kind]
+                src(f"if min(v) < {lo} or max(v) > {hi}:")
+                src.indent()(
+                    f"raise _out_of_range({where!r}, {kind.value!r}, "
+                    f"next(x for x in v if not {lo} <= x <= {hi}))"
+                )
+                src.dedent()
+            src(f"p = _spack('<%d{fmt}' % len(v), *v)")
+        elif kind is Kind.BOOL:
+            src("p = bytes(v)")
+            src("if p.translate(None, b'\\x00\\x01'):")
+            src.indent()(
+                f"raise _bad_value({where!r}, 'bool', next(x for x in v if x not in (0, 1)))"
+            )
+            src.dedent()
+        else:
+            src("p = bytearray()")
+            src("for x in v:")
+            with src.indent():
+                if kind is Kind.ENUM:
+                    self._enum_to_int(src, f.value, "x")
+                self._range_check(src, kind, "x", where)
+                if kind is Kind.SINT32:
+                    src("x = (x << 1) ^ (x >> 31)")
+                elif kind is Kind.SINT64:
+                    src("x = (x << 1) ^ (x >> 63)")
+                self._write_varint(src, "p", "x")
+        self._write_len(src, "out", f.tag, "p")
+
+    # -- decoding ---------------------------------------------------------
+
+    def decoder(self) -> list[str]:
+        info = self.info
+        src = _Source()
+        src(f"def decode_{self.ident}(buf, pos, end, depth, base):")
+        src.indent()
+        src(f"if depth > {self.ctx.max_depth}:")
+        src.indent()(f"raise _too_deep({self.qual!r}, {self.ctx.max_depth}, pos)")
+        src.dedent()
+        src("if base is None:")
+        with src.indent():
+            for f in info.fields:
+                src(f"f_{f.name} = {self._initial(f)}")
+            if not info.fields:
+                src("pass")
+        src("else:")
+        with src.indent():
+            for f in info.fields:
+                if f.label is Label.REPEATED:
+                    src(f"f_{f.name} = list(base.{f.name})")
+                elif f.label is Label.MAP:
+                    src(f"f_{f.name} = dict(base.{f.name})")
+                else:
+                    src(f"f_{f.name} = base.{f.name}")
+            if not info.fields:
+                src("pass")
+        src("try:")
+        with src.indent():
+            src("while pos < end:")
+            with src.indent():
+                src("tag = buf[pos]")
+                src("pos += 1")
+                src("if tag >= 128:")
+                src.indent()("tag, pos = _rv(buf, pos - 1)")
+                src.dedent()
+                first = True
+                for f in info.fields:
+                    for tag, lines in self._field_decoders(f):
+                        src(f"{'if' if first else 'elif'} tag == {tag}:")
+                        first = False
+                        src.indent()
+                        for line in lines:
+                            src(line)
+                        src.dedent()
+                if first:
+                    src(f"pos = _skip(buf, pos, end, tag, depth, {self.ctx.max_depth})")
+                else:
+                    src("else:")
+                    src.indent()(f"pos = _skip(buf, pos, end, tag, depth, {self.ctx.max_depth})")
+                    src.dedent()
+            src("if pos != end:")
+            src.indent()(f"raise _truncated({self.qual!r}, end)")
+            src.dedent()
+        src("except (IndexError, UnicodeDecodeError, _struct_error) as exc:")
+        src.indent()(f"raise _decode_error(exc, pos, {self.qual!r}) from None")
+        src.dedent()
+        self._finish(src)
+        return src.lines
+
+    def _initial(self, f: FieldInfo) -> str:
+        if f.label is Label.REPEATED:
+            return "[]"
+        if f.label is Label.MAP:
+            return "{}"
+        if f.required or f.default_factory is not None:
+            return "_MISSING"
+        if f.value.kind is Kind.MESSAGE or f.default is MISSING:
+            return "None"
+        return self.literal(f.default, f.value.kind)
+
+    def _finish(self, src: _Source) -> None:
+        info = self.info
+        for f in info.fields:
+            name = f"f_{f.name}"
+            if f.required:
+                src(f"if {name} is _MISSING:")
+                src.indent()(f"raise _missing({self.qual!r}, {f.name!r}, {f.tag})")
+                src.dedent()
+            elif f.default_factory is not None and f.label not in (Label.REPEATED, Label.MAP):
+                src(f"if {name} is _MISSING:")
+                src.indent()(f"{name} = {self.const(f.default_factory, 'factory')}()")
+                src.dedent()
+            elif (
+                f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE and f.default is MISSING
+            ):
+                assert f.value.py_type is not None
+                src(f"if {name} is None:")
+                codec = self.codec(f.value.py_type)
+                src.indent()(f"{name} = {codec}.decode(b'', 0, 0, depth + 1, None)")
+                src.dedent()
+            if f.label is Label.REPEATED and f.container is tuple:
+                src(f"{name} = tuple({name})")
+        init_args = [f for f in info.fields if f.init_name is not None]
+        late = [f for f in info.fields if f.init_name is None]
+        if info.construct == "init":
+            args = ", ".join(f"{f.init_name}=f_{f.name}" for f in init_args)
+            src(f"obj = _cls({args})")
+        else:
+            src("obj = _new(_cls)")
+            late = list(info.fields)
+        for f in late:
+            src(f"_setattr(obj, {f.name!r}, f_{f.name})")
+        src("return obj")
+
+    def _field_decoders(self, f: FieldInfo) -> list[tuple[int, list[str]]]:
+        """``(tag value, lines)`` for each wire form of ``f`` the decoder accepts."""
+        kind = f.value.kind
+        target = f"f_{f.name}"
+        out: list[tuple[int, list[str]]] = []
+        if f.label is Label.MAP:
+            out.append((_wire.make_tag(f.tag, 2), self._decode_map_entry(f)))
+            return out
+        if f.label is Label.REPEATED:
+            single = self._decode_value(f.value, f"{target}.append(x)", target, f.group, True)
+            out.append((_wire.make_tag(f.tag, 3 if f.group else wire_type(kind)), single))
+            if kind in _VARINT_KINDS or kind in _FIXED:
+                out.append((_wire.make_tag(f.tag, 2), self._decode_packed(f)))
+            return out
+        lines = self._decode_value(f.value, f"{target} = x", target, f.group, False)
+        out.append((_wire.make_tag(f.tag, 3 if f.group else wire_type(kind)), lines))
+        return out
+
+    def _read_len(self, lines: list[str], end: str = "end") -> None:
+        lines += [
+            "n = buf[pos]",
+            "if n < 128:",
+            "    pos += 1",
+            "else:",
+            "    n, pos = _rv(buf, pos)",
+            "e = pos + n",
+            f"if e > {end}:",
+            f"    raise _truncated({self.qual!r}, pos)",
+        ]
+
+    def _decode_value(
+        self, vt: ValueType, assign: str, target: str, group: bool, repeated: bool, end: str = "end"
+    ) -> list[str]:
+        """Lines that read one value at ``pos`` into ``x`` and then run ``assign``."""
+        kind = vt.kind
+        lines: list[str] = []
+        if kind in _VARINT_KINDS:
+            lines += [
+                "x = buf[pos]",
+                "if x < 128:",
+                "    pos += 1",
+                "else:",
+                "    x, pos = _rv(buf, pos)",
+            ]
+            lines += ["    " + c for c in _varint_fixups(kind)]
+            lines += _varint_conversions(kind)
+            if kind is Kind.ENUM:
+                assert vt.py_type is not None
+                enum_cls: Any = vt.py_type
+                members = self.const({m.value: m for m in enum_cls}, "enum")
+                lines.append(f"x = {members}.get(x, x)")
+            lines.append(assign)
+            return lines
+        if kind in _FIXED:
+            fmt, size = _FIXED[kind]
+            unpack = self.const(struct.Struct("<" + fmt).unpack_from, "unpack_" + fmt)
+            lines += [f"x = {unpack}(buf, pos)[0]", f"pos += {size}", assign]
+            return lines
+        if kind is Kind.MESSAGE and group:
+            raise NotImplementedError("groups")  # handled by the group codec (see _decode_group)
+        self._read_len(lines, end)
+        if kind is Kind.STRING:
+            lines.append("x = buf[pos:e].decode()")
+        elif kind is Kind.BYTES:
+            lines.append("x = buf[pos:e]")
+        elif kind is Kind.MESSAGE:
+            assert vt.py_type is not None
+            codec = self.codec(vt.py_type)
+            merge_into = "None" if repeated else target
+            lines.append(f"x = {codec}.decode(buf, pos, e, depth + 1, {merge_into})")
+        elif kind is Kind.TIMESTAMP:
+            self.ns["_dec_ts"] = _runtime.decode_timestamp
+            lines.append("x = _dec_ts(buf, pos, e)")
+        elif kind is Kind.DURATION:
+            self.ns["_dec_dur"] = _runtime.decode_duration
+            lines.append("x = _dec_dur(buf, pos, e)")
+        lines += ["pos = e", assign]
+        return lines
+
+    def _decode_packed(self, f: FieldInfo) -> list[str]:
+        kind = f.value.kind
+        target = f"f_{f.name}"
+        lines: list[str] = []
+        self._read_len(lines)
+        if kind in _FIXED:
+            fmt, size = _FIXED[kind]
+            lines += [
+                f"if n % {size}:",
+                f"    raise _truncated({self.qual!r}, pos)",
+                f"{target}.extend(_sunpack('<%d{fmt}' % (n // {size}), buf, pos))",
+                "pos = e",
+            ]
+            return lines
+        lines.append("while pos < e:")
+        lines += [
+            "    " + line
+            for line in self._decode_value(f.value, f"{target}.append(x)", target, False, True)
+        ]
+        lines += ["if pos != e:", f"    raise _truncated({self.qual!r}, pos)"]
+        return lines
+
+    def _decode_map_entry(self, f: FieldInfo) -> list[str]:
+        assert f.key is not None
+        lines: list[str] = []
+        self._read_len(lines)
+        key_zero = self._zero_literal(f.key)
+        lines.append(f"k = {key_zero}")
+        if f.value.kind is Kind.MESSAGE:
+            lines.append("y = None")
+        else:
+            lines.append(f"y = {self._zero_literal(f.value)}")
+        lines.append("while pos < e:")
+        body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rv(buf, pos - 1)"]
+        ktag = _wire.make_tag(1, wire_type(f.key.kind))
+        vtag = _wire.make_tag(2, wire_type(f.value.kind))
+        body.append(f"if t == {ktag}:")
+        body += ["    " + ln for ln in self._decode_value(f.key, "k = x", "k", False, False, "e")]
+        body.append(f"elif t == {vtag}:")
+        body += ["    " + ln for ln in self._decode_value(f.value, "y = x", "y", False, False, "e")]
+        body += ["else:", f"    pos = _skip(buf, pos, e, t, depth, {self.ctx.max_depth})"]
+        lines += ["    " + ln for ln in body]
+        lines += ["if pos != e:", f"    raise _truncated({self.qual!r}, pos)"]
+        if f.value.kind is Kind.MESSAGE:
+            assert f.value.py_type is not None
+            codec = self.codec(f.value.py_type)
+            lines += ["if y is None:", f"    y = {codec}.decode(b'', 0, 0, depth + 1, None)"]
+        lines.append(f"f_{f.name}[k] = y")
+        return lines
+
+    def _zero_literal(self, vt: ValueType) -> str:
+        from ._contract import zero_value
+
+        return self.literal(zero_value(vt), vt.kind)
+
+
+def _varint_fixups(kind: Kind) -> list[str]:
+    """Conversions only multi-byte varints need (run in the ``else`` branch)."""
+    if kind in (Kind.INT32, Kind.ENUM):
+        return ["if x > 0x7FFFFFFF:", "    x = _s32(x)"]
+    if kind is Kind.INT64:
+        return ["if x > 0x7FFFFFFFFFFFFFFF:", "    x -= 0x10000000000000000"]
+    if kind is Kind.UINT32:
+        return ["x &= 0xFFFFFFFF"]
+    return []
+
+
+def _varint_conversions(kind: Kind) -> list[str]:
+    """Conversions every varint value of ``kind`` needs."""
+    if kind is Kind.SINT32:
+        return ["x &= 0xFFFFFFFF", "x = (x >> 1) ^ -(x & 1)"]
+    if kind is Kind.SINT64:
+        return ["x = (x >> 1) ^ -(x & 1)"]
+    if kind is Kind.BOOL:
+        return ["x = x != 0"]
+    return []
+
+
+def _bool_byte(value: Any, where: str) -> bytes:
+    """The byte of a bool given as something other than True/False (ints 0 and 1 only)."""
+    if type(value) is int and value in (0, 1):
+        return bytes((value,))
+    raise _runtime.bad_value(where, "bool", value)
+
+
+def _identifier(qualname: str) -> str:
+    return qualname.replace(".", "_").replace("<", "_").replace(">", "_")
+
+
+def _describe(f: FieldInfo) -> str:
+    value = f.value.describe()
+    if f.label is Label.MAP:
+        assert f.key is not None
+        return f"map<{f.key.describe()}, {value}>"
+    if f.label is Label.REPEATED:
+        return f"repeated {value}" + (" [packed]" if f.packed else "")
+    if f.label is Label.OPTIONAL:
+        return f"optional {value}"
+    if f.required:
+        return f"required {value}"
+    return value
+
+
+def codec_source(info: ContractInfo, ctx: CodecContext) -> tuple[str, dict[str, Any], str]:
+    """The source text of ``info``'s codec, its namespace, and the function name stem."""
+    gen = _Generator(info, ctx)
+    lines = [f"# protoattr codec for {info.cls.__module__}.{gen.qual}"]
+    lines += gen.encoder()
+    lines.append("")
+    lines += gen.decoder()
+    return "\n".join(lines) + "\n", gen.ns, gen.ident

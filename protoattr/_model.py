@@ -1,0 +1,274 @@
+"""The type model: reflection once, generated codecs per class, cached.
+
+A :class:`TypeModel` owns one :class:`Codec` per contract class.  A codec
+starts *lazy*: its ``encode``/``decode`` attributes are trampolines that
+generate, compile and install the real functions on first call.  Generated
+code refers to other contracts through their codec objects, so recursive and
+mutually recursive contracts need no special ordering, and
+:meth:`TypeModel.compile` can install everything up front so that no call ever
+pays for generation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+import threading
+import typing
+from collections.abc import Callable
+from typing import IO, Any, TypeVar, overload
+
+from . import _codegen, _compiler
+from ._contract import ContractInfo, FieldInfo, iter_message_types, proto_contract, resolve
+from ._errors import ContractError, EncodeError
+from ._fields import field
+
+__all__ = ["Codec", "TypeModel", "default_model"]
+
+T = TypeVar("T")
+Buffer = bytes | bytearray | memoryview
+
+_ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct.error)
+
+
+class Codec:
+    """The encode/decode pair of one contract class in one model."""
+
+    __slots__ = ("_model", "cls", "decode", "encode", "info", "source")
+
+    def __init__(self, model: TypeModel, cls: type) -> None:
+        self._model = model
+        self.cls = cls
+        self.source: str | None = None
+        self.info: ContractInfo | None = None
+        self.encode: Callable[[Any], bytearray] = self._lazy_encode
+        self.decode: Callable[[bytes, int, int, int, Any], Any] = self._lazy_decode
+
+    @property
+    def compiled(self) -> bool:
+        return self.source is not None
+
+    def _lazy_encode(self, obj: Any) -> bytearray:
+        self._model._install(self)
+        return self.encode(obj)
+
+    def _lazy_decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> Any:
+        self._model._install(self)
+        return self.decode(buf, pos, end, depth, base)
+
+    def __repr__(self) -> str:
+        state = "compiled" if self.compiled else "lazy"
+        return f"<Codec {self.cls.__qualname__} ({state})>"
+
+
+class TypeModel:
+    """Contracts, their generated codecs, and the operations over them.
+
+    ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
+    """
+
+    def __init__(self, *, max_depth: int = 100) -> None:
+        if max_depth < 1:
+            raise ValueError("max_depth must be at least 1")
+        self.max_depth = max_depth
+        self._codecs: dict[type, Codec] = {}
+        self._added: dict[type, None] = {}
+        self._lists: dict[Any, type] = {}
+        self._lock = threading.RLock()
+        self._context = _codegen.CodecContext(self._codec, max_depth)
+
+    # -- registration and compilation ---------------------------------------
+
+    def add(self, cls: type, *, _compile: bool = False) -> None:
+        """Add a contract class (optional: contracts are added on first use)."""
+        with self._lock:
+            self._added[cls] = None
+            self._codec(cls)
+        if _compile:
+            self.compile()
+
+    def compile(self) -> None:
+        """Generate and compile every added contract and everything it reaches, now."""
+        with self._lock:
+            pending = list(self._added)
+            seen: set[type] = set()
+            while pending:
+                cls = pending.pop()
+                if cls in seen:
+                    continue
+                seen.add(cls)
+                codec = self._codec(cls)
+                self._install(codec)
+                assert codec.info is not None
+                pending.extend(iter_message_types(codec.info))
+
+    def _codec(self, cls: type) -> Codec:
+        codec = self._codecs.get(cls)
+        if codec is None:
+            with self._lock:
+                codec = self._codecs.get(cls)
+                if codec is None:
+                    codec = self._codecs[cls] = Codec(self, cls)
+        return codec
+
+    def _install(self, codec: Codec) -> None:
+        """Generate and compile ``codec``'s functions unless done already (thread-safe)."""
+        if codec.compiled:
+            return
+        with self._lock:
+            if codec.compiled:  # another thread won the race
+                return
+            info = resolve(codec.cls, final=True)
+            source, namespace, stem = _codegen.codec_source(info, self._context)
+            functions = _compiler.compile_functions(
+                source,
+                namespace,
+                [f"encode_{stem}", f"decode_{stem}"],
+                qualname=codec.cls.__qualname__,
+                module=codec.cls.__module__,
+            )
+            codec.info = info
+            codec.encode = functions[f"encode_{stem}"]
+            codec.decode = functions[f"decode_{stem}"]
+            codec.source = source
+
+    def _compiled_codec(self, cls: type) -> Codec:
+        codec = self._codecs.get(cls)
+        if codec is None or codec.source is None:
+            if not isinstance(cls, type):
+                raise ContractError(f"{cls!r} is not a contract class")
+            codec = self._codec(cls)
+            try:
+                self._install(codec)
+            except ContractError:
+                with self._lock:
+                    self._codecs.pop(cls, None)
+                raise
+        return codec
+
+    def source(self, cls: type) -> str:
+        """The generated Python source of ``cls``'s codec (compiling it if needed)."""
+        codec = self._compiled_codec(self._list_wrapper(cls) if _is_list_type(cls) else cls)
+        assert codec.source is not None
+        return codec.source
+
+    # -- top-level lists ------------------------------------------------------
+
+    def _list_wrapper(self, list_type: Any) -> type:
+        """A contract with ``items: list[T] = field(1)``: how a top-level list travels."""
+        wrapper = self._lists.get(list_type)
+        if wrapper is None:
+            with self._lock:
+                wrapper = self._lists.get(list_type)
+                if wrapper is None:
+                    (item,) = typing.get_args(list_type)
+                    name = f"ListOf{getattr(item, '__name__', 'Items')}"
+                    made = dataclasses.make_dataclass(
+                        name,
+                        [("items", list[item], field(1, default_factory=list))],  # type: ignore[valid-type]
+                    )
+                    made.__module__ = __name__
+                    wrapper = proto_contract(made)
+                    self._lists[list_type] = wrapper
+        return wrapper
+
+    # -- operations ----------------------------------------------------------
+
+    def serialize(self, obj: Any, *, type: Any = None) -> bytes:
+        """Encode ``obj`` (or a list of contracts with ``type=list[T]``) to bytes."""
+        if type is not None and _is_list_type(type):
+            codec = self._compiled_codec(self._list_wrapper(type))
+            obj = _Items(obj)
+        else:
+            cls = obj.__class__
+            codec = self._codecs.get(cls)  # type: ignore[assignment]
+            if codec is None or codec.source is None:
+                codec = self._compiled_codec(cls)
+        try:
+            return bytes(codec.encode(obj))
+        except EncodeError:
+            raise
+        except _ENCODE_FAILURES as exc:
+            raise self._explain(obj, exc) from None
+
+    @overload
+    def deserialize(self, cls: type[T], data: Buffer) -> T: ...
+    @overload
+    def deserialize(self, cls: Any, data: Buffer) -> Any: ...
+    def deserialize(self, cls: Any, data: Buffer) -> Any:
+        """Decode ``data`` as ``cls`` (or ``list[T]``, a repeated field 1)."""
+        buf = data if data.__class__ is bytes else bytes(data)
+        if _is_list_type(cls):
+            codec = self._compiled_codec(self._list_wrapper(cls))
+            return codec.decode(buf, 0, len(buf), 0, None).items
+        codec = self._codecs.get(cls)  # type: ignore[assignment]
+        if codec is None or codec.source is None:
+            codec = self._compiled_codec(cls)
+        return codec.decode(buf, 0, len(buf), 0, None)
+
+    def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
+        """Write ``obj``'s encoding to a binary stream (nothing is written on error)."""
+        stream.write(self.serialize(obj, type=type))
+
+    def deserialize_from(self, cls: type[T], stream: IO[bytes]) -> T:
+        """Read a binary stream to its end and decode it as ``cls``."""
+        return self.deserialize(cls, stream.read())
+
+    def merge(self, obj: T, data: Buffer) -> T:
+        """Merge ``data`` into ``obj`` with protobuf semantics and return the result.
+
+        Scalars in ``data`` replace, repeated fields append, maps update and
+        nested messages merge recursively.  Mutable objects are updated in
+        place and returned; frozen ones cannot be, so a new object is returned.
+        """
+        buf = data if data.__class__ is bytes else bytes(data)
+        codec = self._compiled_codec(obj.__class__)
+        merged = codec.decode(buf, 0, len(buf), 0, obj)
+        assert codec.info is not None
+        if codec.info.frozen:
+            return merged  # type: ignore[no-any-return]
+        for f in codec.info.fields:
+            setattr(obj, f.name, getattr(merged, f.name))
+        return obj
+
+    def deep_clone(self, obj: T) -> T:
+        """A copy of ``obj`` made by encoding and decoding it."""
+        return self.deserialize(obj.__class__, self.serialize(obj))
+
+    def measure(self, obj: Any, *, type: Any = None) -> int:
+        """The encoded size of ``obj`` in bytes."""
+        return len(self.serialize(obj, type=type))
+
+    # -- errors ----------------------------------------------------------------
+
+    def _explain(self, obj: Any, exc: BaseException) -> EncodeError:
+        """Find which field made encoding fail; errors are rare, so this walks slowly."""
+        from ._validate import find_problem
+
+        problem = find_problem(self, obj)
+        if problem is None:
+            problem = f"{obj.__class__.__qualname__}: {exc}"
+        return EncodeError(problem)
+
+    def info(self, cls: type) -> ContractInfo:
+        """The resolved contract of ``cls`` (fields in tag order)."""
+        return resolve(cls, final=True)
+
+    def fields(self, cls: type) -> list[FieldInfo]:
+        return self.info(cls).fields
+
+
+class _Items:
+    """Stands in for the wrapper object when encoding a top-level list."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Any) -> None:
+        self.items = items
+
+
+def _is_list_type(tp: Any) -> bool:
+    return typing.get_origin(tp) is list
+
+
+default_model = TypeModel()

@@ -1,0 +1,167 @@
+"""Helpers the generated codecs call at run time.
+
+Kept apart from the generator so a reader of ``model.source(cls)`` finds every
+name it uses in one short module: skipping unknown fields, the well-known
+time types, and the error builders (errors are rare, so building their
+messages lives here rather than inline in every codec).
+"""
+
+from __future__ import annotations
+
+import datetime
+import struct
+from typing import Any
+
+from ._errors import DecodeError, EncodeError
+from ._wire import MAX_FIELD_NUMBER, encode_varint, read_varint
+
+__all__ = [
+    "decode_duration",
+    "decode_error",
+    "decode_timestamp",
+    "encode_duration",
+    "encode_timestamp",
+    "skip_field",
+]
+
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
+_MIN_TS, _MAX_TS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31T23:59:59
+_MAX_DURATION = 315576000000
+
+
+def skip_field(buf: bytes, pos: int, end: int, tag: int, depth: int, max_depth: int) -> int:
+    """Return the position after the value of an unknown field whose tag was just read.
+
+    Groups are skipped recursively, each level counted against ``max_depth``.
+    """
+    wire_type = tag & 7
+    if tag >> 3 == 0 or tag >> 3 > MAX_FIELD_NUMBER:
+        raise DecodeError(f"invalid field number {tag >> 3}", pos)
+    if wire_type == 0:
+        return read_varint(buf, pos)[1]
+    if wire_type == 2:
+        start = pos
+        n, pos = read_varint(buf, pos)
+        pos += n
+        if pos > end:
+            raise DecodeError("length-delimited field runs past the end of its message", start)
+        return pos
+    if wire_type == 1:
+        return pos + 8
+    if wire_type == 5:
+        return pos + 4
+    if wire_type == 3:
+        if depth >= max_depth:
+            raise DecodeError(f"groups nested deeper than {max_depth}", pos)
+        field_number = tag >> 3
+        while True:
+            if pos >= end:
+                raise DecodeError("group without end-group", pos)
+            inner, next_pos = read_varint(buf, pos)
+            if inner & 7 == 4:
+                if inner >> 3 != field_number:
+                    raise DecodeError(
+                        f"end-group {inner >> 3} does not match start-group {field_number}", pos
+                    )
+                return next_pos
+            pos = skip_field(buf, next_pos, end, inner, depth + 1, max_depth)
+    if wire_type == 4:
+        raise DecodeError(f"end-group {tag >> 3} without a start-group", pos)
+    raise DecodeError(f"invalid wire type {wire_type}", pos)
+
+
+def decode_error(exc: BaseException, pos: int, qualname: str) -> DecodeError:
+    """Translate a low-level failure inside a codec into a :class:`DecodeError`."""
+    if isinstance(exc, UnicodeDecodeError):
+        return DecodeError(f"{qualname}: invalid UTF-8 in a string field", pos)
+    if isinstance(exc, (IndexError, struct.error)):
+        return DecodeError(f"{qualname}: truncated message", pos)
+    return DecodeError(f"{qualname}: {exc}", pos)
+
+
+def truncated(qualname: str, pos: int) -> DecodeError:
+    return DecodeError(f"{qualname}: truncated message (a length runs past the end)", pos)
+
+
+def missing_required(qualname: str, name: str, tag: int) -> DecodeError:
+    return DecodeError(f"{qualname}: required field {name} (tag {tag}) is missing")
+
+
+def too_deep(qualname: str, max_depth: int, pos: int) -> DecodeError:
+    return DecodeError(f"{qualname}: messages nested deeper than max_depth={max_depth}", pos)
+
+
+def out_of_range(where: str, kind: str, value: Any) -> EncodeError:
+    return EncodeError(f"{where}: {value!r} does not fit {kind}")
+
+
+def bad_value(where: str, expected: str, value: Any) -> EncodeError:
+    return EncodeError(f"{where}: expected {expected}, got {type(value).__name__} {value!r}")
+
+
+def encode_timestamp(value: datetime.datetime) -> bytes:
+    """The body of a ``google.protobuf.Timestamp``; naive datetimes are taken as UTC."""
+    delta = value - (_EPOCH_NAIVE if value.tzinfo is None else EPOCH)
+    seconds = delta.days * 86400 + delta.seconds
+    nanos = delta.microseconds * 1000
+    return _seconds_nanos(seconds, nanos)
+
+
+def encode_duration(value: datetime.timedelta) -> bytes:
+    """The body of a ``google.protobuf.Duration`` (seconds and nanos share one sign)."""
+    micros = (value.days * 86400 + value.seconds) * 1_000_000 + value.microseconds
+    seconds, rest = divmod(abs(micros), 1_000_000)
+    if micros < 0:
+        seconds, rest = -seconds, -rest
+    return _seconds_nanos(seconds, rest * 1000)
+
+
+def _seconds_nanos(seconds: int, nanos: int) -> bytes:
+    out = b""
+    if seconds:
+        out = b"\x08" + encode_varint(seconds)
+    if nanos:
+        out += b"\x10" + encode_varint(nanos)
+    return out
+
+
+def _read_seconds_nanos(buf: bytes, pos: int, end: int, what: str) -> tuple[int, int]:
+    seconds = nanos = 0
+    while pos < end:
+        tag, pos = read_varint(buf, pos)
+        if tag == 8:
+            seconds, pos = read_varint(buf, pos)
+            if seconds >= 1 << 63:
+                seconds -= 1 << 64
+        elif tag == 16:
+            nanos, pos = read_varint(buf, pos)
+            nanos &= 0xFFFFFFFF
+            if nanos >= 1 << 31:
+                nanos -= 1 << 32
+        else:
+            pos = skip_field(buf, pos, end, tag, 0, 100)
+    if pos != end:
+        raise DecodeError(f"truncated {what}", end)
+    return seconds, nanos
+
+
+def decode_timestamp(buf: bytes, pos: int, end: int) -> datetime.datetime:
+    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision)."""
+    start = pos
+    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Timestamp")
+    if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
+        raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", start)
+    return EPOCH + datetime.timedelta(seconds=seconds, microseconds=nanos // 1000)
+
+
+def decode_duration(buf: bytes, pos: int, end: int) -> datetime.timedelta:
+    """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision)."""
+    start = pos
+    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Duration")
+    if abs(seconds) > _MAX_DURATION or abs(nanos) > 999_999_999:
+        raise DecodeError(f"Duration out of range: seconds={seconds} nanos={nanos}", start)
+    try:
+        return datetime.timedelta(seconds=seconds, microseconds=int(nanos / 1000))
+    except OverflowError:
+        raise DecodeError(f"Duration out of range for timedelta: {seconds}s", start) from None
