@@ -1,0 +1,31 @@
+"""One module per library; each exposes the same small interface.
+
+``NAME``       the label in the results.
+``version()``  the library's version string.
+``CODECS``     ``{workload: (encode, decode)}`` over the domain dataclasses of
+               ``benchmarks.workloads``: ``encode(obj) -> bytes``, ``decode(bytes) -> obj``.
+``warm_up()``  optional: whatever a user would do once at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+# name in the results -> module in this package; the order of the table.
+PEERS = {
+    "protoattr": "protoattr_",
+    "google-upb": "google_upb",
+    "pure-protobuf": "pure_protobuf_",
+    "betterproto": "betterproto_",
+    "json": "json_",
+    "pickle": "pickle_",
+    "thrift-compact": "thrift_",
+}
+
+BASELINE = "google-upb"
+
+
+def load(name: str) -> ModuleType:
+    """Import the peer module registered as ``name``."""
+    return importlib.import_module(f"{__name__}.{PEERS[name]}")
