@@ -46,6 +46,8 @@ _FIXED: dict[Kind, tuple[str, int]] = {
     Kind.FLOAT: ("f", 4),
     Kind.DOUBLE: ("d", 8),
 }
+_UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values()}
+_PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 _LEN_KINDS = frozenset({Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 
 
@@ -60,10 +62,14 @@ def wire_type(kind: Kind) -> int:
 
 @dataclasses.dataclass
 class CodecContext:
-    """What the generator needs from the model: nested codecs and limits."""
+    """What the generator needs from the model: nested codecs, hierarchies, limits."""
 
     codec_for: Callable[[type], Any]  # the (possibly not yet compiled) codec of a contract
     max_depth: int
+    info_for: Callable[[type], ContractInfo]
+    own_fields: Callable[[type], list[FieldInfo]]  # fields of this level of a hierarchy
+    parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
+    children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
 
 
 class _Source:
@@ -148,21 +154,82 @@ class _Generator:
     # -- encoding ---------------------------------------------------------
 
     def encoder(self) -> list[str]:
+        """``encode_<Name>``: the message of exactly this class, from the root of its hierarchy.
+
+        A subclass's own fields travel as a message in its base's ``subtype_tag``
+        field, written before the base's own fields (protobuf-net's layout).
+        """
+        ctx = self.ctx
+        cls = self.info.cls
         src = _Source()
         src(f"def encode_{self.ident}(obj):")
         src.indent()
-        self._oneof_checks(src)
+        if self.descendants(cls):
+            self.ns["_subcodecs"] = {d: ctx.codec_for(d) for d in self.descendants(cls)}
+            src("if obj.__class__ is not _cls:")
+            with src.indent():
+                src("c = _subcodecs.get(obj.__class__)")
+                src("if c is not None:")
+                src.indent()("return c.encode(obj)")
+                src.dedent()
+        chain = self.chain(cls)  # [cls, parent, grandparent, ..., root]
+        for level in chain:
+            self._oneof_checks(src, ctx.own_fields(level))
         src("out = bytearray()")
-        for f in self.info.fields:
-            src(f"# {f.name}: {_describe(f)} = {f.tag}")
-            src(f"v = obj.{f.name}")
-            self._encode_field(src, f)
+        for i, level in enumerate(chain):
+            if i:
+                tag = self.ctx.parent_of(chain[i - 1])
+                assert tag is not None
+                src(f"# the {chain[i - 1].__qualname__} part, nested in {level.__qualname__}")
+                src("b = out")
+                src("out = bytearray()")
+                self._write_len(src, "out", tag[1], "b")
+            for f in ctx.own_fields(level):
+                src(f"# {f.name}: {_describe(f)} = {f.tag}")
+                src(f"v = obj.{f.name}")
+                self._encode_field(src, f)
+            if self.preserve_unknown(level):
+                src(f"u = {self.unknown_get(level, 'obj')}")
+                src("if u:")
+                src.indent()("out += u")
+                src.dedent()
         src("return out")
         return src.lines
 
-    def _oneof_checks(self, src: _Source) -> None:
+    # -- hierarchy and unknown-field helpers -------------------------------
+
+    def chain(self, cls: type) -> list[type]:
+        """``cls`` and its contract bases up to the root of its hierarchy."""
+        out = [cls]
+        link = self.ctx.parent_of(cls)
+        while link is not None:
+            out.append(link[0])
+            link = self.ctx.parent_of(link[0])
+        return out
+
+    def descendants(self, cls: type) -> list[type]:
+        out: list[type] = []
+        for _, sub in self.ctx.children_of(cls):
+            out.append(sub)
+            out.extend(self.descendants(sub))
+        return out
+
+    def preserve_unknown(self, level: type) -> bool:
+        return self.ctx.info_for(level).options.preserve_unknown and _runtime.can_store_unknown(
+            level
+        )
+
+    def unknown_key(self, level: type) -> str:
+        root = self.chain(level)[-1]
+        return _runtime.unknown_key(level, root)
+
+    def unknown_get(self, level: type, obj: str) -> str:
+        self.ns["_get_unknown"] = _runtime.get_unknown
+        return f"_get_unknown({obj}, {self.unknown_key(level)!r})"
+
+    def _oneof_checks(self, src: _Source, fields: list[FieldInfo]) -> None:
         groups: dict[str, list[FieldInfo]] = {}
-        for f in self.info.fields:
+        for f in fields:
             if f.oneof is not None:
                 groups.setdefault(f.oneof, []).append(f)
         for oneof, members in groups.items():
@@ -217,7 +284,7 @@ class _Generator:
             default = f.default_factory()
         if kind in (Kind.FLOAT, Kind.DOUBLE):
             fmt, size = _FIXED[kind]
-            packer = self.const(struct.Struct("<" + fmt).pack, "pack_" + fmt)
+            packer = self.const(_PACK[fmt], "pack_" + fmt)
             src(f"b = {packer}(v)")
             try:
                 dbytes = struct.pack("<" + fmt, default)
@@ -325,7 +392,7 @@ class _Generator:
             return
         if kind in _FIXED:
             fmt = _FIXED[kind][0]
-            packer = self.const(struct.Struct("<" + fmt).pack, "pack_" + fmt)
+            packer = self.const(_PACK[fmt], "pack_" + fmt)
             src(f"{buf} += {self.tag_literal(tag, wire_type(kind))}")
             if kind in INT_RANGES:
                 self._range_check(src, kind, var, where)
@@ -399,62 +466,149 @@ class _Generator:
     # -- decoding ---------------------------------------------------------
 
     def decoder(self) -> list[str]:
-        info = self.info
+        """``decode_<Name>``: read a message (rooted at the hierarchy's root) and build the object.
+
+        Two passes over the fields: first straight-line code that expects
+        them in tag order (what every encoder writes), then a general loop for
+        whatever is left (fields out of order, repeated, unknown).
+        """
+        cls = self.info.cls
+        root = self.chain(cls)[-1]
+        levels = [root, *self.descendants(root)]
+        self.levels = levels
+        hier = len(levels) > 1
+        maxd = self.ctx.max_depth
         src = _Source()
         src(f"def decode_{self.ident}(buf, pos, end, depth, base):")
         src.indent()
-        src(f"if depth > {self.ctx.max_depth}:")
-        src.indent()(f"raise _too_deep({self.qual!r}, {self.ctx.max_depth}, pos)")
+        src(f"if depth > {maxd}:")
+        src.indent()(f"raise _too_deep({self.qual!r}, {maxd}, pos)")
         src.dedent()
+        if hier:
+            src("cls_ = _cls  # the class to build: the deepest subtype present")
         src("if base is None:")
         with src.indent():
-            for f in info.fields:
-                src(f"f_{f.name} = {self._initial(f)}")
-            if not info.fields:
-                src("pass")
+            src("pass")
+            for level in levels:
+                for f in self.ctx.own_fields(level):
+                    src(f"f_{f.name} = {self._initial(f)}")
+                if self.preserve_unknown(level):
+                    src(f"{self.unknown_var(level)} = b''")
         src("else:")
         with src.indent():
-            for f in info.fields:
-                if f.label is Label.REPEATED:
-                    src(f"f_{f.name} = list(base.{f.name})")
-                elif f.label is Label.MAP:
-                    src(f"f_{f.name} = dict(base.{f.name})")
-                else:
-                    src(f"f_{f.name} = base.{f.name}")
-            if not info.fields:
-                src("pass")
+            if hier:
+                src("cls_ = base.__class__")
+            for level in levels:
+                if level is root:
+                    self._copy_from_base(src, level)
+                    continue
+                src(f"if isinstance(base, {self.const(level, 'level')}):")
+                with src.indent():
+                    self._copy_from_base(src, level)
+                src("else:")
+                with src.indent():
+                    src("pass")
+                    for f in self.ctx.own_fields(level):
+                        src(f"f_{f.name} = {self._initial(f)}")
+                    if self.preserve_unknown(level):
+                        src(f"{self.unknown_var(level)} = b''")
         src("try:")
         with src.indent():
-            src("while pos < end:")
-            with src.indent():
-                src("tag = buf[pos]")
-                src("pos += 1")
-                src("if tag >= 128:")
-                src.indent()("tag, pos = _rv(buf, pos - 1)")
-                src.dedent()
-                first = True
-                for f in info.fields:
-                    for tag, lines in self._field_decoders(f):
-                        src(f"{'if' if first else 'elif'} tag == {tag}:")
-                        first = False
-                        src.indent()
-                        for line in lines:
-                            src(line)
-                        src.dedent()
-                if first:
-                    src(f"pos = _skip(buf, pos, end, tag, depth, {self.ctx.max_depth})")
-                else:
-                    src("else:")
-                    src.indent()(f"pos = _skip(buf, pos, end, tag, depth, {self.ctx.max_depth})")
-                    src.dedent()
+            self._level_body(src, root, "end", 0)
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, end)")
             src.dedent()
         src("except (IndexError, UnicodeDecodeError, _struct_error) as exc:")
         src.indent()(f"raise _decode_error(exc, pos, {self.qual!r}) from None")
         src.dedent()
-        self._finish(src)
+        if hier:
+            for i, final in enumerate(levels):
+                src(f"{'if' if i == 0 else 'elif'} cls_ is {self.const(final, 'level')}:")
+                with src.indent():
+                    self._build(src, final)
+            src("else:")
+            with src.indent():
+                self._build(src, cls)
+        else:
+            self._build(src, cls)
         return src.lines
+
+    def unknown_var(self, level: type) -> str:
+        return f"u_{self.levels.index(level)}"
+
+    def _copy_from_base(self, src: _Source, level: type) -> None:
+        for f in self.ctx.own_fields(level):
+            if f.label is Label.REPEATED:
+                src(f"f_{f.name} = list(base.{f.name})")
+            elif f.label is Label.MAP:
+                src(f"f_{f.name} = dict(base.{f.name})")
+            else:
+                src(f"f_{f.name} = base.{f.name}")
+        if self.preserve_unknown(level):
+            src(f"{self.unknown_var(level)} = {self.unknown_get(level, 'base')} or b''")
+
+    def _level_body(self, src: _Source, level: type, end: str, nesting: int) -> None:
+        """Decode the fields of one hierarchy level from ``pos`` to ``end``."""
+        maxd = self.ctx.max_depth
+        fields = self.ctx.own_fields(level)
+        unknown = self.unknown_var(level) if self.preserve_unknown(level) else None
+        # 1. fields in tag order, each tested once (repeated ones while they last)
+        for f in fields:
+            if f.group or f.value.closed:
+                continue
+            tb = _wire.encode_varint(self._field_decoders(f, end, unknown, 0)[0][0])
+            lines = self._field_decoders(f, end, unknown, len(tb))[0][1]
+            loop = "while" if f.label in (Label.REPEATED, Label.MAP) and not f.packed else "if"
+            if len(tb) == 1:
+                src(f"{loop} pos < {end} and buf[pos] == {tb[0]}:")
+            else:
+                src(f"{loop} pos + {len(tb)} <= {end} and buf.startswith({tb!r}, pos):")
+            with src.indent():
+                for line in lines:
+                    src(line)
+        # 2. whatever is left: out of order, repeated again, unknown
+        src(f"while pos < {end}:")
+        with src.indent():
+            if unknown is not None:
+                src("t0 = pos")
+            src("tag = buf[pos]")
+            src("pos += 1")
+            src("if tag >= 128:")
+            src.indent()("tag, pos = _rv(buf, pos - 1)")
+            src.dedent()
+            keyword = "if"
+            for f in fields:
+                for tag, lines in self._field_decoders(f, end, unknown, 0):
+                    src(f"{keyword} tag == {tag}:")
+                    keyword = "elif"
+                    with src.indent():
+                        for line in lines:
+                            src(line)
+            for subtag, sub in self.ctx.children_of(level):
+                src(f"{keyword} tag == {_wire.make_tag(subtag, 2)}:  # {sub.__qualname__}")
+                keyword = "elif"
+                with src.indent():
+                    sub_end = f"e{nesting + 1}"
+                    head: list[str] = []
+                    self._read_len(head, end, 0)
+                    for line in head:
+                        src(line)
+                    src(f"{sub_end} = e")
+                    src(f"cls_ = {self.const(sub, 'level')}")
+                    self._level_body(src, sub, sub_end, nesting + 1)
+            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
+            if keyword == "if":
+                src(skip)
+            else:
+                src("else:")
+                src.indent()(skip)
+                src.dedent()
+            if unknown is not None:
+                if keyword != "if":
+                    src.indent()
+                src(f"{unknown} += buf[t0:pos]")
+                if keyword != "if":
+                    src.dedent()
 
     def _initial(self, f: FieldInfo) -> str:
         if f.label is Label.REPEATED:
@@ -467,83 +621,136 @@ class _Generator:
             return "None"
         return self.literal(f.default, f.value.kind)
 
-    def _finish(self, src: _Source) -> None:
-        info = self.info
-        for f in info.fields:
+    def _build(self, src: _Source, final: type) -> None:
+        """Check, complete and construct an instance of ``final`` from the locals."""
+        qual = final.__qualname__
+        info = self.ctx.info_for(final)
+        chain = self.chain(final)
+        fields = [f for level in reversed(chain) for f in self.ctx.own_fields(level)]
+        for f in fields:
             name = f"f_{f.name}"
             if f.required:
                 src(f"if {name} is _MISSING:")
-                src.indent()(f"raise _missing({self.qual!r}, {f.name!r}, {f.tag})")
+                src.indent()(f"raise _missing({qual!r}, {f.name!r}, {f.tag})")
                 src.dedent()
             elif f.default_factory is not None and f.label not in (Label.REPEATED, Label.MAP):
                 src(f"if {name} is _MISSING:")
                 src.indent()(f"{name} = {self.const(f.default_factory, 'factory')}()")
                 src.dedent()
             elif (
-                f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE and f.default is MISSING
+                f.label is Label.SINGULAR
+                and f.value.kind is Kind.MESSAGE
+                and f.default is MISSING
             ):
                 assert f.value.py_type is not None
                 src(f"if {name} is None:")
                 codec = self.codec(f.value.py_type)
                 src.indent()(f"{name} = {codec}.decode(b'', 0, 0, depth + 1, None)")
                 src.dedent()
-            if f.label is Label.REPEATED and f.container is tuple:
-                src(f"{name} = tuple({name})")
-        init_args = [f for f in info.fields if f.init_name is not None]
-        late = [f for f in info.fields if f.init_name is None]
+            if f.label is Label.REPEATED and f.container is not list:
+                src(f"{name} = {self.const(f.container, 'container')}({name})")
+        by_name = {f.name: f for f in fields}
+        target = self.const(final, "cls")
+        late = [f for f in fields if f.init_name is None]
         if info.construct == "init":
-            args = ", ".join(f"{f.init_name}=f_{f.name}" for f in init_args)
-            src(f"obj = _cls({args})")
+            args: list[str] = []
+            positional = True
+            for attr, init_name, kw_only in info.init_params:
+                found = by_name.get(attr)
+                if found is None or kw_only:
+                    positional = False
+                if found is None:
+                    continue
+                args.append(f"f_{attr}" if positional else f"{init_name}=f_{attr}")
+            src(f"obj = {target}({', '.join(args)})")
         else:
-            src("obj = _new(_cls)")
-            late = list(info.fields)
+            src(f"obj = _new({target})")
+            late = fields
         for f in late:
             src(f"_setattr(obj, {f.name!r}, f_{f.name})")
+        for level in chain:
+            if self.preserve_unknown(level):
+                var = self.unknown_var(level)
+                self.ns["_set_unknown"] = _runtime.set_unknown
+                src(f"if {var}:")
+                src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, {var})")
+                src.dedent()
         src("return obj")
 
-    def _field_decoders(self, f: FieldInfo) -> list[tuple[int, list[str]]]:
-        """``(tag value, lines)`` for each wire form of ``f`` the decoder accepts."""
+    def _field_decoders(
+        self, f: FieldInfo, end: str, unknown: str | None, skip: int
+    ) -> list[tuple[int, list[str]]]:
+        """``(tag, lines)`` for each wire form of ``f`` the decoder accepts, the
+        expected form first.  ``skip`` tag bytes at ``pos`` are not consumed yet."""
         kind = f.value.kind
         target = f"f_{f.name}"
-        out: list[tuple[int, list[str]]] = []
         if f.label is Label.MAP:
-            out.append((_wire.make_tag(f.tag, 2), self._decode_map_entry(f)))
-            return out
+            return [(_wire.make_tag(f.tag, 2), self._decode_map_entry(f, end, skip))]
+        single_tag = _wire.make_tag(f.tag, 3 if f.group else wire_type(kind))
         if f.label is Label.REPEATED:
-            single = self._decode_value(f.value, f"{target}.append(x)", target, f.group, True)
-            out.append((_wire.make_tag(f.tag, 3 if f.group else wire_type(kind)), single))
+            single = self._decode_value(
+                f.value, f"{target}.append({{}})", end=end, skip=skip, group=f.group,
+                unknown=unknown, tag=f.tag,
+            )  # fmt: skip
+            forms = [(single_tag, single)]
             if kind in _VARINT_KINDS or kind in _FIXED:
-                out.append((_wire.make_tag(f.tag, 2), self._decode_packed(f)))
-            return out
-        lines = self._decode_value(f.value, f"{target} = x", target, f.group, False)
-        out.append((_wire.make_tag(f.tag, 3 if f.group else wire_type(kind)), lines))
-        return out
+                packed = (_wire.make_tag(f.tag, 2), self._decode_packed(f, end, unknown, skip))
+                forms.insert(0 if f.packed else 1, packed)
+            return forms
+        store = f"{target} = {{}}"
+        if f.oneof is not None:  # the last member seen wins: clear the others
+            everything = [g for level in self.levels for g in self.ctx.own_fields(level)]
+            others = [
+                g.name
+                for g in everything
+                if g.oneof == f.oneof and g.owner == f.owner and g.name != f.name
+            ]
+            if others:
+                names = ", ".join(f"f_{name}" for name in [f.name, *others])
+                store = f"{names} = {{}}" + ", None" * len(others)
+        lines = self._decode_value(
+            f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
+            tag=f.tag, merge=target if kind is Kind.MESSAGE else None,
+        )  # fmt: skip
+        return [(single_tag, lines)]
 
-    def _read_len(self, lines: list[str], end: str = "end") -> None:
+    def _read_len(self, lines: list[str], end: str, skip: int) -> None:
+        """Read a length at ``pos + skip``; leave ``pos`` at the data and ``e`` after it."""
+        at = f"pos + {skip}" if skip else "pos"
         lines += [
-            "n = buf[pos]",
+            f"n = buf[{at}]",
             "if n < 128:",
-            "    pos += 1",
+            f"    pos += {skip + 1}",
             "else:",
-            "    n, pos = _rv(buf, pos)",
+            f"    n, pos = _rv(buf, {at})",
             "e = pos + n",
             f"if e > {end}:",
             f"    raise _truncated({self.qual!r}, pos)",
         ]
 
     def _decode_value(
-        self, vt: ValueType, assign: str, target: str, group: bool, repeated: bool, end: str = "end"
+        self,
+        vt: ValueType,
+        store: str,
+        *,
+        end: str,
+        skip: int = 0,
+        group: bool = False,
+        unknown: str | None = None,
+        tag: int = 0,
+        merge: str | None = None,
     ) -> list[str]:
-        """Lines that read one value at ``pos`` into ``x`` and then run ``assign``."""
+        """Lines that read one value at ``pos + skip`` and run ``store`` (a template) on it."""
         kind = vt.kind
+        at = f"pos + {skip}" if skip else "pos"
         lines: list[str] = []
         if kind in _VARINT_KINDS:
             lines += [
-                "x = buf[pos]",
+                f"x = buf[{at}]",
                 "if x < 128:",
-                "    pos += 1",
+                f"    pos += {skip + 1}",
                 "else:",
-                "    x, pos = _rv(buf, pos)",
+                f"    x, pos = _rv(buf, {at})",
             ]
             lines += ["    " + c for c in _varint_fixups(kind)]
             lines += _varint_conversions(kind)
@@ -551,40 +758,59 @@ class _Generator:
                 assert vt.py_type is not None
                 enum_cls: Any = vt.py_type
                 members = self.const({m.value: m for m in enum_cls}, "enum")
-                lines.append(f"x = {members}.get(x, x)")
-            lines.append(assign)
+                if vt.closed:
+                    lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
+                    if unknown is not None and end == "pe":  # packed: re-encode singly
+                        self.ns["_closed_unknown"] = _runtime.closed_enum_unknown
+                        lines += ["else:", f"    {unknown} += _closed_unknown({tag}, x)"]
+                    elif unknown is not None:
+                        lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+                    return lines
+                lines.append(store.format(f"{members}.get(x, x)"))
+                return lines
+            lines.append(store.format("x"))
             return lines
         if kind in _FIXED:
             fmt, size = _FIXED[kind]
-            unpack = self.const(struct.Struct("<" + fmt).unpack_from, "unpack_" + fmt)
-            lines += [f"x = {unpack}(buf, pos)[0]", f"pos += {size}", assign]
+            unpack = self.const(_UNPACK[fmt], "unpack_" + fmt)
+            lines += [store.format(f"{unpack}(buf, {at})[0]"), f"pos += {size + skip}"]
             return lines
         if kind is Kind.MESSAGE and group:
-            raise NotImplementedError("groups")  # handled by the group codec (see _decode_group)
-        self._read_len(lines, end)
+            assert vt.py_type is not None
+            codec = self.codec(vt.py_type)
+            self.ns["_group_end"] = _runtime.group_end
+            if skip:
+                lines.append(f"pos += {skip}")
+            lines += [
+                f"e, after = _group_end(buf, pos, {end}, {_wire.make_tag(tag, 3)}, depth, "
+                f"{self.ctx.max_depth})",
+                store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"),
+                "pos = after",
+            ]
+            return lines
+        self._read_len(lines, end, skip)
         if kind is Kind.STRING:
-            lines.append("x = buf[pos:e].decode()")
+            lines.append(store.format("buf[pos:e].decode()"))
         elif kind is Kind.BYTES:
-            lines.append("x = buf[pos:e]")
+            lines.append(store.format("buf[pos:e]"))
         elif kind is Kind.MESSAGE:
             assert vt.py_type is not None
             codec = self.codec(vt.py_type)
-            merge_into = "None" if repeated else target
-            lines.append(f"x = {codec}.decode(buf, pos, e, depth + 1, {merge_into})")
+            lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
-            lines.append("x = _dec_ts(buf, pos, e)")
+            lines.append(store.format("_dec_ts(buf, pos, e)"))
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
-            lines.append("x = _dec_dur(buf, pos, e)")
-        lines += ["pos = e", assign]
+            lines.append(store.format("_dec_dur(buf, pos, e)"))
+        lines.append("pos = e")
         return lines
 
-    def _decode_packed(self, f: FieldInfo) -> list[str]:
+    def _decode_packed(self, f: FieldInfo, end: str, unknown: str | None, skip: int) -> list[str]:
         kind = f.value.kind
         target = f"f_{f.name}"
         lines: list[str] = []
-        self._read_len(lines)
+        self._read_len(lines, end, skip)
         if kind in _FIXED:
             fmt, size = _FIXED[kind]
             lines += [
@@ -594,35 +820,37 @@ class _Generator:
                 "pos = e",
             ]
             return lines
-        lines.append("while pos < e:")
+        lines += ["pe = e", "while pos < pe:"]
         lines += [
             "    " + line
-            for line in self._decode_value(f.value, f"{target}.append(x)", target, False, True)
+            for line in self._decode_value(
+                f.value, f"{target}.append({{}})", end="pe", unknown=unknown, tag=f.tag
+            )
         ]
-        lines += ["if pos != e:", f"    raise _truncated({self.qual!r}, pos)"]
+        lines += ["if pos != pe:", f"    raise _truncated({self.qual!r}, pos)"]
         return lines
 
-    def _decode_map_entry(self, f: FieldInfo) -> list[str]:
+    def _decode_map_entry(self, f: FieldInfo, end: str, skip: int) -> list[str]:
         assert f.key is not None
         lines: list[str] = []
-        self._read_len(lines)
-        key_zero = self._zero_literal(f.key)
-        lines.append(f"k = {key_zero}")
+        self._read_len(lines, end, skip)
+        lines.append("me = e")
+        lines.append(f"k = {self._zero_literal(f.key)}")
         if f.value.kind is Kind.MESSAGE:
             lines.append("y = None")
         else:
             lines.append(f"y = {self._zero_literal(f.value)}")
-        lines.append("while pos < e:")
+        lines.append("while pos < me:")
         body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rv(buf, pos - 1)"]
         ktag = _wire.make_tag(1, wire_type(f.key.kind))
         vtag = _wire.make_tag(2, wire_type(f.value.kind))
         body.append(f"if t == {ktag}:")
-        body += ["    " + ln for ln in self._decode_value(f.key, "k = x", "k", False, False, "e")]
+        body += ["    " + ln for ln in self._decode_value(f.key, "k = {}", end="me")]
         body.append(f"elif t == {vtag}:")
-        body += ["    " + ln for ln in self._decode_value(f.value, "y = x", "y", False, False, "e")]
-        body += ["else:", f"    pos = _skip(buf, pos, e, t, depth, {self.ctx.max_depth})"]
+        body += ["    " + ln for ln in self._decode_value(f.value, "y = {}", end="me", merge="y")]
+        body += ["else:", f"    pos = _skip(buf, pos, me, t, depth, {self.ctx.max_depth})"]
         lines += ["    " + ln for ln in body]
-        lines += ["if pos != e:", f"    raise _truncated({self.qual!r}, pos)"]
+        lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos)"]
         if f.value.kind is Kind.MESSAGE:
             assert f.value.py_type is not None
             codec = self.codec(f.value.py_type)
@@ -665,6 +893,19 @@ def _bool_byte(value: Any, where: str) -> bytes:
     raise _runtime.bad_value(where, "bool", value)
 
 
+def _drop_needless_pass(lines: list[str]) -> list[str]:
+    """Remove ``pass`` lines followed by a statement at the same indentation."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if line.strip() == "pass" and i + 1 < len(lines):
+            indent = len(line) - len(line.lstrip())
+            following = lines[i + 1]
+            if len(following) - len(following.lstrip()) == indent:
+                continue
+        out.append(line)
+    return out
+
+
 def _identifier(qualname: str) -> str:
     return qualname.replace(".", "_").replace("<", "_").replace(">", "_")
 
@@ -689,5 +930,5 @@ def codec_source(info: ContractInfo, ctx: CodecContext) -> tuple[str, dict[str, 
     lines = [f"# protoattr codec for {info.cls.__module__}.{gen.qual}"]
     lines += gen.encoder()
     lines.append("")
-    lines += gen.decoder()
+    lines += _drop_needless_pass(gen.decoder())
     return "\n".join(lines) + "\n", gen.ns, gen.ident

@@ -30,6 +30,7 @@ from ._wire import MAX_FIELD_NUMBER
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
 
 T = TypeVar("T", bound=type)
+E = TypeVar("E", bound=type)
 
 
 class _Missing:
@@ -57,6 +58,7 @@ class ValueType:
 
     kind: Kind
     py_type: type | None = None  # the enum class or the contract class
+    closed: bool = False  # closed enum: unknown numbers go to the unknown fields
 
     @property
     def is_message(self) -> bool:
@@ -111,8 +113,10 @@ class ContractInfo:
     cls: type
     options: ContractOptions
     fields: list[FieldInfo]
-    construct: str  # "init" (call the class with keywords) or "setattr"
+    construct: str  # "init" (call the class) or "setattr" (plain classes)
     frozen: bool
+    #: ``(attribute, init keyword, keyword-only)`` of every ``__init__`` parameter, in order
+    init_params: list[tuple[str, str, bool]] = dataclasses.field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -122,7 +126,39 @@ class ContractInfo:
 # The classes decorated with @proto_contract and their options.
 _DECLARED: weakref.WeakKeyDictionary[type, ContractOptions] = weakref.WeakKeyDictionary()
 _RESOLVED: weakref.WeakKeyDictionary[type, ContractInfo] = weakref.WeakKeyDictionary()
+_LOCALS: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
 _LOCK = threading.RLock()
+
+
+# Subtypes declared with @proto_contract(subtype_tag=N): base -> {tag: subclass}.
+_DECLARED_SUBTYPES: weakref.WeakKeyDictionary[type, dict[int, type]] = weakref.WeakKeyDictionary()
+_CLOSED_ENUMS: weakref.WeakSet[type] = weakref.WeakSet()
+
+
+def closed_enum(enum_cls: E) -> E:
+    """Mark an enum *closed* (proto2 semantics): an unknown number on the wire is
+    kept with the unknown fields instead of being stored in the attribute.
+
+    Enums are open by default (proto3 semantics): an unknown number decodes to
+    the plain ``int`` and re-encodes unchanged.  The class itself is not changed.
+    """
+    if not (isinstance(enum_cls, type) and issubclass(enum_cls, enum.Enum)):
+        raise ContractError(f"closed_enum decorates Enum classes, not {enum_cls!r}")
+    _CLOSED_ENUMS.add(enum_cls)
+    return enum_cls
+
+
+def declared_subtypes(cls: type) -> dict[int, type]:
+    """The subtypes declared on ``cls`` with ``subtype_tag``, by tag."""
+    return dict(_DECLARED_SUBTYPES.get(cls, {}))
+
+
+def contract_base(cls: type) -> type | None:
+    """The nearest base class of ``cls`` that is a contract."""
+    for base in cls.__mro__[1:]:
+        if base in _DECLARED:
+            return base
+    return None
 
 
 def is_contract(cls: Any) -> bool:
@@ -157,9 +193,14 @@ def proto_contract(
         preserve_unknown=preserve_unknown,
     )
 
-    def decorate(c: T) -> T:
+    def decorate(c: T, _frames: int = 1) -> T:
         if not isinstance(c, type):
             raise ContractError(f"@proto_contract decorates classes, not {c!r}")
+        # Classes declared inside a function may refer to its other local classes in
+        # string annotations: remember the names visible where the class was declared.
+        frame = sys._getframe(_frames)
+        if frame.f_code.co_name != "<module>":
+            _LOCALS[c] = dict(frame.f_locals)
         with _LOCK:
             _DECLARED[c] = options
             _RESOLVED.pop(c, None)
@@ -171,13 +212,32 @@ def proto_contract(
             with _LOCK:
                 del _DECLARED[c]
             raise
+        if options.subtype_tag is not None:
+            base = contract_base(c)
+            if base is None:
+                with _LOCK:
+                    del _DECLARED[c]
+                raise ContractError(
+                    f"{c.__qualname__}: subtype_tag={options.subtype_tag} needs a base class "
+                    "that is a contract"
+                )
+            with _LOCK:
+                siblings = _DECLARED_SUBTYPES.setdefault(base, {})
+                other = siblings.get(options.subtype_tag)
+                if other is not None and other.__qualname__ != c.__qualname__:
+                    del _DECLARED[c]
+                    raise ContractError(
+                        f"{c.__qualname__}: subtype_tag {options.subtype_tag} is already used "
+                        f"by {other.__qualname__} in {base.__qualname__}"
+                    )
+                siblings[options.subtype_tag] = c
         from ._model import default_model
 
         default_model.add(c, _compile=False)
         return c
 
     if cls is not None:
-        return decorate(cls)
+        return decorate(cls, 2)
     return decorate
 
 
@@ -210,7 +270,7 @@ def resolve(cls: type, *, final: bool = False) -> ContractInfo:
 def _type_hints(cls: type, final: bool) -> dict[str, Any]:
     module = sys.modules.get(cls.__module__)
     globalns = dict(vars(module)) if module is not None else {}
-    localns = {cls.__name__: cls}
+    localns = {**_LOCALS.get(cls, {}), cls.__name__: cls}
     try:
         return typing.get_type_hints(cls, globalns=globalns, localns=localns, include_extras=True)
     except NameError as exc:
@@ -232,6 +292,7 @@ class _Declared:
     default: Any
     default_factory: Callable[[], Any] | None
     init_name: str | None
+    kw_only: bool = False
 
 
 def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declared], str, bool]:
@@ -250,6 +311,7 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                     MISSING if f.default is dataclasses.MISSING else f.default,
                     factory,
                     f.name if f.init else None,
+                    bool(getattr(f, "kw_only", False)),
                 )
             )
         return found, "init", frozen
@@ -273,6 +335,7 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                     default,
                     factory,
                     (a.alias or a.name) if a.init else None,
+                    bool(a.kw_only),
                 )
             )
         return found, "init", frozen
@@ -298,7 +361,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     qual = cls.__qualname__
     hints = _type_hints(cls, final)
     declared, construct, frozen = _declared_attributes(cls, hints)
-    inherited = _inherited_names(cls)
+    inherited = _inherited_names(cls) if options.subtype_tag is not None else set()
     fields: list[FieldInfo] = []
     pending: list[tuple[_Declared, ProtoMember]] = []
     for d in declared:
@@ -336,7 +399,8 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
 
     _check_tags(qual, fields, options)
     fields.sort(key=lambda f: f.tag)
-    return ContractInfo(cls, options, fields, construct, frozen)
+    init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
+    return ContractInfo(cls, options, fields, construct, frozen, init_params)
 
 
 def _inherited_names(cls: type) -> set[str]:
@@ -491,7 +555,7 @@ def _value_type(where: str, annotation: Any) -> ValueType:
         lo, hi = INT_RANGES[Kind.ENUM]
         if not all(isinstance(v, int) and lo <= v <= hi for v in values):
             raise ContractError(f"{where}: enum {bare.__qualname__} needs int32 values")
-        return ValueType(Kind.ENUM, bare)
+        return ValueType(Kind.ENUM, bare, closed=bare in _CLOSED_ENUMS)
     simple = {
         int: Kind.INT64,
         float: Kind.DOUBLE,

@@ -19,7 +19,15 @@ from collections.abc import Callable
 from typing import IO, Any, TypeVar, overload
 
 from . import _codegen, _compiler
-from ._contract import ContractInfo, FieldInfo, iter_message_types, proto_contract, resolve
+from ._contract import (
+    ContractInfo,
+    FieldInfo,
+    contract_base,
+    declared_subtypes,
+    iter_message_types,
+    proto_contract,
+    resolve,
+)
 from ._errors import ContractError, EncodeError
 from ._fields import field
 
@@ -74,8 +82,16 @@ class TypeModel:
         self._codecs: dict[type, Codec] = {}
         self._added: dict[type, None] = {}
         self._lists: dict[Any, type] = {}
+        self._subtypes: dict[type, dict[int, type]] = {}
         self._lock = threading.RLock()
-        self._context = _codegen.CodecContext(self._codec, max_depth)
+        self._context = _codegen.CodecContext(
+            codec_for=self._codec,
+            max_depth=max_depth,
+            info_for=self.info,
+            own_fields=self._own_fields,
+            parent_of=self._parent_of,
+            children_of=self._children_of,
+        )
 
     # -- registration and compilation ---------------------------------------
 
@@ -86,6 +102,74 @@ class TypeModel:
             self._codec(cls)
         if _compile:
             self.compile()
+
+    def add_subtype(self, base: type, tag: int, subtype: type) -> None:
+        """Declare ``subtype`` as travelling in field ``tag`` of ``base`` (protobuf-net's
+        ``AddSubType``), without touching either class."""
+        if not (isinstance(subtype, type) and issubclass(subtype, base)) or subtype is base:
+            raise ContractError(f"{subtype!r} is not a subclass of {base.__qualname__}")
+        with self._lock:
+            current = self._children_of(base)
+            for t, other in current:
+                if t == tag and other is not subtype:
+                    raise ContractError(
+                        f"{base.__qualname__}: subtype tag {tag} is already used by "
+                        f"{other.__qualname__}"
+                    )
+            self._subtypes.setdefault(base, {})[tag] = subtype
+            self._children_of(base)  # validates the tag against base's fields
+            for cls in list(self._codecs):
+                if issubclass(cls, base) or issubclass(base, cls):
+                    self._reset(self._codecs[cls])
+            self.add(subtype)
+
+    def _reset(self, codec: Codec) -> None:
+        """Send a codec back to its lazy state (its hierarchy changed)."""
+        codec.source = None
+        codec.info = None
+        codec.encode = codec._lazy_encode
+        codec.decode = codec._lazy_decode
+
+    # -- hierarchies ------------------------------------------------------------
+
+    def _children_of(self, cls: type) -> list[tuple[int, type]]:
+        found = declared_subtypes(cls)
+        found.update(self._subtypes.get(cls, {}))
+        if found:
+            own = {f.tag: f.name for f in self._own_fields(cls)}
+            for tag, sub in found.items():
+                if tag in own:
+                    raise ContractError(
+                        f"{sub.__qualname__}: subtype tag {tag} collides with field "
+                        f"{cls.__qualname__}.{own[tag]}"
+                    )
+        return sorted(found.items())
+
+    def _parent_of(self, cls: type) -> tuple[type, int] | None:
+        base = contract_base(cls)
+        while base is not None:
+            for tag, sub in declared_subtypes(base).items():
+                if sub is cls:
+                    return base, tag
+            for tag, sub in self._subtypes.get(base, {}).items():
+                if sub is cls:
+                    return base, tag
+            base = contract_base(base)
+        return None
+
+    def _own_fields(self, cls: type) -> list[FieldInfo]:
+        """The fields of one level of a hierarchy: ``cls``'s own, not its bases'."""
+        fields = resolve(cls, final=True).fields
+        link = self._parent_of(cls)
+        if link is None:
+            return fields
+        inherited: set[str] = set()
+        parent: type | None = link[0]
+        while parent is not None:
+            inherited.update(f.name for f in self._own_fields(parent))
+            up = self._parent_of(parent)
+            parent = up[0] if up else None
+        return [f for f in fields if f.name not in inherited]
 
     def compile(self) -> None:
         """Generate and compile every added contract and everything it reaches, now."""
@@ -101,6 +185,10 @@ class TypeModel:
                 self._install(codec)
                 assert codec.info is not None
                 pending.extend(iter_message_types(codec.info))
+                pending.extend(sub for _, sub in self._children_of(cls))
+                link = self._parent_of(cls)
+                if link is not None:
+                    pending.append(link[0])
 
     def _codec(self, cls: type) -> Codec:
         codec = self._codecs.get(cls)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import struct
+import weakref
 from typing import Any
 
 from ._errors import DecodeError, EncodeError
@@ -52,20 +53,7 @@ def skip_field(buf: bytes, pos: int, end: int, tag: int, depth: int, max_depth: 
     if wire_type == 5:
         return pos + 4
     if wire_type == 3:
-        if depth >= max_depth:
-            raise DecodeError(f"groups nested deeper than {max_depth}", pos)
-        field_number = tag >> 3
-        while True:
-            if pos >= end:
-                raise DecodeError("group without end-group", pos)
-            inner, next_pos = read_varint(buf, pos)
-            if inner & 7 == 4:
-                if inner >> 3 != field_number:
-                    raise DecodeError(
-                        f"end-group {inner >> 3} does not match start-group {field_number}", pos
-                    )
-                return next_pos
-            pos = skip_field(buf, next_pos, end, inner, depth + 1, max_depth)
+        return group_end(buf, pos, end, tag, depth, max_depth)[1]
     if wire_type == 4:
         raise DecodeError(f"end-group {tag >> 3} without a start-group", pos)
     raise DecodeError(f"invalid wire type {wire_type}", pos)
@@ -165,3 +153,93 @@ def decode_duration(buf: bytes, pos: int, end: int) -> datetime.timedelta:
         return datetime.timedelta(seconds=seconds, microseconds=int(nanos / 1000))
     except OverflowError:
         raise DecodeError(f"Duration out of range for timedelta: {seconds}s", start) from None
+
+
+def group_end(
+    buf: bytes, pos: int, end: int, start_tag: int, depth: int, max_depth: int
+) -> tuple[int, int]:
+    """For a group whose start tag was just read: where its end-group tag starts and ends."""
+    if depth >= max_depth:
+        raise DecodeError(f"groups nested deeper than {max_depth}", pos)
+    field_number = start_tag >> 3
+    while True:
+        if pos >= end:
+            raise DecodeError("group without end-group", pos)
+        inner, next_pos = read_varint(buf, pos)
+        if inner & 7 == 4:
+            if inner >> 3 != field_number:
+                raise DecodeError(
+                    f"end-group {inner >> 3} does not match start-group {field_number}", pos
+                )
+            return pos, next_pos
+        pos = skip_field(buf, next_pos, end, inner, depth + 1, max_depth)
+
+
+def closed_enum_unknown(field_number: int, value: int) -> bytes:
+    """A closed enum's unknown number from a packed field, as one unpacked unknown field."""
+    return encode_varint(field_number << 3) + encode_varint(value)
+
+
+# -- unknown fields -------------------------------------------------------------
+#
+# Unknown fields are kept per object, per level of an inheritance hierarchy.
+# Objects with a ``__dict__`` keep them there under a dunder key, which no
+# dataclass or attrs ``__eq__``/``__repr__`` looks at; slotted objects that
+# support weak references keep them in a side table keyed by identity.  Slotted
+# objects without ``__weakref__`` cannot carry them (see docs/unknown-fields.md).
+
+UNKNOWN_KEY = "__protoattr_unknown__"
+
+
+def unknown_key(level: type, root: type) -> str:
+    """The key under which ``level``'s unknown fields are kept."""
+    return UNKNOWN_KEY if level is root else f"__protoattr_unknown_{level.__qualname__}__"
+
+
+def can_store_unknown(cls: type) -> bool:
+    return bool(getattr(cls, "__dictoffset__", 0) or getattr(cls, "__weakrefoffset__", 0))
+
+
+class _SideTable:
+    """Unknown-field bytes of slotted objects, keyed by ``id`` and dropped with the object."""
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[int, str], tuple[weakref.ref[Any], bytes]] = {}
+
+    def get(self, obj: Any, key: str) -> bytes | None:
+        entry = self._data.get((id(obj), key))
+        if entry is not None and entry[0]() is obj:
+            return entry[1]
+        return None
+
+    def set(self, obj: Any, key: str, data: bytes) -> None:
+        k = (id(obj), key)
+        ref = weakref.ref(obj, lambda _, k=k: self._data.pop(k, None))  # type: ignore[misc]
+        self._data[k] = (ref, data)
+
+
+_SIDE = _SideTable()
+
+
+def get_unknown(obj: Any, key: str) -> bytes | None:
+    """The unknown-field bytes kept for ``obj`` (``None`` when there are none)."""
+    try:
+        return obj.__dict__.get(key)  # type: ignore[no-any-return]
+    except AttributeError:
+        return _SIDE.get(obj, key)
+
+
+def set_unknown(obj: Any, key: str, data: bytes) -> None:
+    """Keep ``data`` as ``obj``'s unknown fields (works for frozen classes too)."""
+    try:
+        obj.__dict__[key] = data
+    except AttributeError:
+        _SIDE.set(obj, key, data)
+
+
+def clear_unknown(obj: Any, key: str = UNKNOWN_KEY) -> None:
+    """Forget the unknown fields kept for ``obj``."""
+    try:
+        obj.__dict__.pop(key, None)
+    except AttributeError:
+        _SIDE.set(obj, key, b"")
