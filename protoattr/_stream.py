@@ -33,10 +33,18 @@ import io
 import struct
 from collections.abc import Iterable, Iterator
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, NoReturn, Protocol, TypeVar
 
 from ._errors import DecodeError, EncodeError
-from ._wire import MAX_FIELD_NUMBER, WireType, decode_tag, decode_varint, encode_varint, tag_bytes
+from ._wire import (
+    MAX_FIELD_NUMBER,
+    WireType,
+    decode_tag,
+    decode_varint,
+    encode_varint,
+    make_tag,
+    tag_bytes,
+)
 
 if TYPE_CHECKING:
     from ._model import TypeModel
@@ -268,7 +276,9 @@ class _Source:
     """A stream plus the absolute offset of the next byte it will deliver.
 
     It never asks for a byte it does not consume, which is what keeps the
-    stream positioned right after the last item.
+    stream positioned right after the last item.  These are the slow paths
+    (multi-byte varints, short reads, skipping); :class:`_ItemReader` inlines
+    the common one-byte-prefix, one-read-body case.
     """
 
     __slots__ = ("index", "pos", "read")
@@ -287,23 +297,16 @@ class _Source:
     def chunk(self, size: int) -> bytes:
         """One ``read(size)``: may be short, empty at end of stream."""
         data = self.read(size)
-        if data is None:  # a non-blocking raw stream with nothing ready
-            raise BlockingIOError("the stream has no data ready; use a blocking stream")
+        if data is None:
+            _would_block()
         return data
 
-    def read_varint_bytes(self, what: str) -> bytes | None:
-        """Raw bytes of one varint; ``None`` if the stream ends before its first byte.
+    def varint_tail(self, first: bytes, start: int, what: str) -> int:
+        """Finish a varint whose first byte (already counted) had its high bit set.
 
-        Reads one byte at a time and at most ten; decoding them (and the
-        over-long check) is :func:`protoattr._wire.decode_varint`'s job.
+        Reads one byte at a time and at most ten in all; decoding them (and
+        the over-long check) is :func:`protoattr._wire.decode_varint`'s job.
         """
-        first = self.chunk(1)
-        if not first:
-            return None
-        self.pos += 1
-        if first[0] < 0x80:
-            return first
-        start = self.pos - 1
         buf = bytearray(first)
         while len(buf) < 10:
             b = self.chunk(1)
@@ -317,31 +320,28 @@ class _Source:
             buf += b
             if b[0] < 0x80:
                 break
-        return bytes(buf)
+        try:
+            return decode_varint(bytes(buf))[0]
+        except DecodeError as exc:
+            raise DecodeError(f"{self.label(what)}: {_strip_offset(exc)}", start) from None
 
-    def read_exact(self, n: int, what: str) -> bytes | bytearray:
-        """Exactly ``n`` bytes; :class:`DecodeError` if the stream ends first.
+    def read_exact(self, n: int, what: str, head: bytes = b"") -> bytes | bytearray:
+        """``head`` (already read and counted) completed to exactly ``n`` bytes.
 
-        The first request asks for everything (up to one chunk), which is a
-        single call for the common small item; only a short read switches to
-        the accumulating loop, whose buffer grows with bytes that really
-        arrived, never with what a prefix merely claims.
+        The buffer grows only with bytes that really arrived, in reads of at
+        most :data:`_CHUNK`, never with what a length prefix merely claims;
+        :class:`DecodeError` if the stream ends first.
         """
-        start = self.pos
-        data = self.chunk(min(n, _CHUNK))
-        self.pos += len(data)
-        if len(data) == n:
-            return data
-        buf = bytearray(data)
+        start = self.pos - len(head)
+        buf = bytearray(head)
         while len(buf) < n:
+            data = self.chunk(min(n - len(buf), _CHUNK))
             if not data:
                 raise DecodeError(
                     f"{self.label(what)} of {n} bytes starting at stream offset {start} "
-                    "is cut short: "
-                    f"stream ends after {len(buf)} bytes",
+                    f"is cut short: stream ends after {len(buf)} bytes",
                     self.pos,
                 )
-            data = self.chunk(min(n - len(buf), _CHUNK))
             self.pos += len(data)
             buf += data
         return buf
@@ -355,41 +355,36 @@ class _Source:
             if not data:
                 raise DecodeError(
                     f"{self.label(what)} of {n} bytes starting at stream offset {start} "
-                    "is cut short: "
-                    f"stream ends after {n - remaining} bytes",
+                    f"is cut short: stream ends after {n - remaining} bytes",
                     self.pos,
                 )
             self.pos += len(data)
             remaining -= len(data)
 
 
-def _read_varint(src: _Source, what: str, *, eof_ok: bool) -> int | None:
-    """A varint from the stream; ``None`` at end of stream only if ``eof_ok``."""
-    start = src.pos
-    raw = src.read_varint_bytes(what)
-    if raw is None:
-        if eof_ok:
-            return None
-        raise DecodeError(f"{src.label(what)} is missing: the stream ends there", start)
-    try:
-        return decode_varint(raw)[0]
-    except DecodeError as exc:
-        raise DecodeError(f"{src.label(what)}: {_strip_offset(exc)}", start) from None
+def _would_block() -> NoReturn:
+    # read() returns None only on a non-blocking raw stream with nothing ready.
+    raise BlockingIOError("the stream has no data ready; use a blocking stream")
 
 
-def _read_tag(src: _Source, what: str, *, eof_ok: bool) -> tuple[int, int, int] | None:
-    """``(field_number, wire_type, tag_offset)`` of the next tag; ``None`` at clean EOF."""
+def _read_varint(src: _Source, what: str) -> int:
+    """A varint that must be there (inside a skipped field, after a tag)."""
     start = src.pos
-    raw = src.read_varint_bytes(what)
-    if raw is None:
-        if eof_ok:
-            return None
+    first = src.chunk(1)
+    if not first:
         raise DecodeError(f"{src.label(what)} is missing: the stream ends there", start)
-    try:
-        field_number, wire_type, _ = decode_tag(raw)
+    src.pos += 1
+    return first[0] if first[0] < 0x80 else src.varint_tail(first, start, what)
+
+
+def _tag(src: _Source, first: bytes, start: int, what: str) -> tuple[int, int]:
+    """``(field_number, wire_type)`` of a tag whose first byte was read, validated."""
+    value = first[0] if first[0] < 0x80 else src.varint_tail(first, start, what)
+    try:  # _wire owns the rules (field 1..2**29-1, wire type 0..5) and their messages
+        field_number, wire_type, _ = decode_tag(encode_varint(value))
     except DecodeError as exc:
         raise DecodeError(f"{src.label(what)}: {_strip_offset(exc)}", start) from None
-    return field_number, wire_type, start
+    return field_number, wire_type
 
 
 def _skip_field(src: _Source, field_number: int, wire_type: int, tag_at: int) -> None:
@@ -403,15 +398,13 @@ def _skip_field(src: _Source, field_number: int, wire_type: int, tag_at: int) ->
     groups: list[int] = []
     while True:
         if wire_type == WireType.VARINT:
-            _read_varint(src, f"{what}: varint", eof_ok=False)
+            _read_varint(src, f"{what}: varint")
         elif wire_type == WireType.I64:
             src.skip(8, f"{what}: fixed64")
         elif wire_type == WireType.I32:
             src.skip(4, f"{what}: fixed32")
         elif wire_type == WireType.LEN:
-            length = _read_varint(src, f"{what}: length", eof_ok=False)
-            assert length is not None
-            src.skip(length, f"{what}: value")
+            src.skip(_read_varint(src, f"{what}: length"), f"{what}: value")
         elif wire_type == WireType.SGROUP:
             if len(groups) >= _MAX_GROUP_DEPTH:
                 raise DecodeError(
@@ -427,72 +420,138 @@ def _skip_field(src: _Source, field_number: int, wire_type: int, tag_at: int) ->
             groups.pop()
         if not groups:
             return
-        tag = _read_tag(src, f"{what}: tag inside a group", eof_ok=False)
-        assert tag is not None
-        field_number, wire_type, tag_at = tag
+        tag_at = src.pos
+        first = src.chunk(1)
+        if not first:
+            raise DecodeError(
+                f"{src.label(what)}: tag inside a group is missing: the stream ends there", tag_at
+            )
+        src.pos += 1
+        field_number, wire_type = _tag(src, first, tag_at, f"{what}: tag inside a group")
 
 
-def _read_item(
-    cls: type[T],
-    src: _Source,
-    style: PrefixStyle,
-    field_number: int,
-    codec: TypeModel,
-    max_message_size: int,
-) -> T | _End:
-    """Read one framed item; :data:`_END` if the stream ends cleanly before it."""
-    if style is PrefixStyle.BASE128:
-        if field_number:
-            while True:
-                tag = _read_tag(src, "tag", eof_ok=True)
-                if tag is None:
-                    return _END
-                if tag[0] == field_number and tag[1] == WireType.LEN:
-                    break
-                # Another field, or this one with another wire type: skipped
-                # without buffering it, as protobuf-net omits such records.
-                _skip_field(src, *tag)
-            prefix_at = src.pos
-            length = _read_varint(src, "length prefix", eof_ok=False)
-        else:
-            prefix_at = src.pos
-            length = _read_varint(src, "length prefix", eof_ok=True)
-        if length is None:
+class _ItemReader(Generic[T]):
+    """Reads framed items of one class from one stream, one per :meth:`next` call.
+
+    Everything that does not change between items (the bound decode function,
+    the expected tag, the style) is worked out once here, so the per-item
+    path for the usual case (one-byte tag and prefix, body in one read) is a
+    handful of reads and comparisons; every unusual case drops into
+    :class:`_Source`'s slow paths.
+    """
+
+    __slots__ = ("cls", "decode", "max_size", "src", "style", "tag", "tag_byte", "unpack")
+
+    def __init__(
+        self,
+        cls: type[T],
+        stream: _Readable,
+        style: PrefixStyle,
+        field_number: int,
+        codec: TypeModel,
+        max_message_size: int,
+    ) -> None:
+        self.src = _Source(stream, _start_offset(stream))
+        self.cls = cls
+        self.decode = codec.deserialize
+        self.style = style
+        self.max_size = max_message_size
+        #: The expected tag's value (0: no tag), and its byte when it is a single byte.
+        self.tag = make_tag(field_number, WireType.LEN) if field_number else 0
+        self.tag_byte = self.tag if self.tag < 0x80 else -1
+        self.unpack = _unpack_be32 if style is PrefixStyle.FIXED32_BIG_ENDIAN else _unpack_le32
+
+    def next(self) -> T | _End:
+        """The next item, or :data:`_END` if the stream ends cleanly before it."""
+        src = self.src
+        read = src.read
+        if self.style is not PrefixStyle.BASE128:
+            return self._next_fixed32()
+        first = read(1)
+        if not first:
+            if first is None:
+                _would_block()
             return _END
-    else:
+        src.pos += 1
+        if self.tag:
+            if first[0] != self.tag_byte and not self._find_tag(first):
+                return _END
+            first = read(1)
+            if not first:
+                if first is None:
+                    _would_block()
+                raise DecodeError(
+                    f"{src.label('length prefix')} is missing: the stream ends there", src.pos
+                )
+            src.pos += 1
+        prefix_at = src.pos - 1
+        length = first[0]
+        if length >= 0x80:
+            length = src.varint_tail(first, prefix_at, "length prefix")
+        return self._body(length, prefix_at)
+
+    def _find_tag(self, first: bytes) -> bool:
+        """Slow path: a multi-byte tag or another field; skip until ours (``False`` at EOF)."""
+        src = self.src
+        want = (self.tag >> 3, WireType.LEN)
+        while True:
+            tag_at = src.pos - 1
+            tag = _tag(src, first, tag_at, "tag")
+            if tag == want:
+                return True
+            # Another field, or ours with another wire type: skipped without
+            # buffering it, as protobuf-net omits records with another tag.
+            _skip_field(src, tag[0], tag[1], tag_at)
+            first = src.chunk(1)
+            if not first:
+                return False
+            src.pos += 1
+
+    def _next_fixed32(self) -> T | _End:
+        src = self.src
         prefix_at = src.pos
-        head = src.chunk(4)
+        head = src.read(4)
         if not head:
+            if head is None:
+                _would_block()
             return _END
         while len(head) < 4:
             more = src.chunk(4 - len(head))
             if not more:
                 raise DecodeError(
-                    f"{src.label(style.name + ' length prefix')} is cut short: "
+                    f"{src.label(self.style.name + ' length prefix')} is cut short: "
                     f"stream ends after {len(head)} of 4 bytes",
                     prefix_at,
                 )
             head += more
         src.pos += 4
-        length = (_unpack_le32 if style is PrefixStyle.FIXED32 else _unpack_be32)(head)[0]
-    if length > max_message_size:
-        raise DecodeError(
-            f"{src.label('length prefix')} at stream offset {prefix_at} claims {length} bytes, "
-            f"more than max_message_size={max_message_size}",
-            prefix_at,
-        )
-    body_at = src.pos
-    body = src.read_exact(length, "body") if length else b""
-    try:
-        return codec.deserialize(cls, body)
-    except DecodeError as exc:
-        inner = exc.offset
-        where = f"byte {inner} of the body starting at stream offset {body_at}"
-        if inner is None:
-            where = f"the body starting at stream offset {body_at}"
-        raise DecodeError(
-            f"{src.label(_strip_offset(exc))}, in {where}", body_at + (inner or 0)
-        ) from exc
+        return self._body(self.unpack(head)[0], prefix_at)
+
+    def _body(self, length: int, prefix_at: int) -> T:
+        src = self.src
+        if length > self.max_size:
+            raise DecodeError(
+                f"{src.label('length prefix')} at stream offset {prefix_at} claims {length} "
+                f"bytes, more than max_message_size={self.max_size}",
+                prefix_at,
+            )
+        body_at = src.pos
+        body: bytes | bytearray = b""
+        if length:
+            body = src.read(min(length, _CHUNK)) or b""  # None (would block): read_exact says so
+            src.pos += len(body)
+            if len(body) != length:
+                body = src.read_exact(length, "body", body)
+        try:
+            return self.decode(self.cls, body)
+        except DecodeError as exc:
+            inner = exc.offset
+            where = f"byte {inner} of the body starting at stream offset {body_at}"
+            if inner is None:
+                where = f"the body starting at stream offset {body_at}"
+            raise DecodeError(
+                f"{src.label(_strip_offset(exc))}, in {where}", body_at + (inner or 0)
+            ) from exc
 
 
 def deserialize_with_length_prefix(
@@ -523,8 +582,7 @@ def deserialize_with_length_prefix(
     _check_max_size(max_message_size)
     _check_binary(stream)
     codec = _resolve_model(model)
-    src = _Source(stream, _start_offset(stream))
-    item = _read_item(cls, src, style, field_number, codec, max_message_size)
+    item = _ItemReader(cls, stream, style, field_number, codec, max_message_size).next()
     return None if isinstance(item, _End) else item
 
 
@@ -565,10 +623,12 @@ def _iter_items(
 ) -> Iterator[T]:
     # A separate generator so that deserialize_items validates eagerly; the
     # start offset is taken at the first next(), when reading really starts.
-    src = _Source(stream, _start_offset(stream))
+    reader = _ItemReader(cls, stream, style, field_number, codec, max_message_size)
+    src = reader.src
     src.index = 0
+    read_next = reader.next
     while True:
-        item = _read_item(cls, src, style, field_number, codec, max_message_size)
+        item = read_next()
         if isinstance(item, _End):
             return
         yield item

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -161,7 +162,7 @@ class TrickleWriter:
 )
 def test_golden_frames(style: PrefixStyle, field_number: int, obj: object, frame: bytes) -> None:
     out = io.BytesIO()
-    assert serialize_with_length_prefix(out, obj, style, field_number) is None
+    serialize_with_length_prefix(out, obj, style, field_number)
     assert out.getvalue() == frame
 
     src = io.BytesIO(frame)
@@ -332,7 +333,7 @@ def pb(protoc: Callable[[str, str], ModuleType]) -> ModuleType:
     return protoc(BOILER_PROTO, "stream_boilers")
 
 
-def to_google(pb: ModuleType, b: Boiler) -> object:
+def to_google(pb: ModuleType, b: Boiler) -> Any:
     return pb.Boiler(
         BoilerId=b.boiler_id,
         TableNumber=b.table_number,
@@ -408,12 +409,18 @@ def test_field_number_skips_its_own_number_with_another_wire_type() -> None:
 
 
 def read_all(
-    data: bytes, style: PrefixStyle = BASE128, field_number: int = 0, **kw: int
+    data: bytes,
+    style: PrefixStyle = BASE128,
+    field_number: int = 0,
+    max_message_size: int = 2**31 - 1,
 ) -> tuple[list[Point], DecodeError]:
     """Items yielded before the error, and the error."""
     got: list[Point] = []
+    items = deserialize_items(
+        Point, TrickleReader(data), style, field_number, max_message_size=max_message_size
+    )
     with pytest.raises(DecodeError) as info:
-        for p in deserialize_items(Point, TrickleReader(data), style, field_number, **kw):
+        for p in items:
             got.append(p)
     return got, info.value
 
@@ -622,8 +629,19 @@ def test_message_too_big_for_a_fixed32_prefix() -> None:
 
 def test_text_streams_are_refused_up_front() -> None:
     with pytest.raises(TypeError, match="binary stream"):
-        serialize_items(io.StringIO(), [Point(1)])
+        serialize_items(io.StringIO(), [Point(1)])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="binary stream"):
-        deserialize_items(Point, io.StringIO("\x02\x08\x01"))
+        deserialize_items(Point, io.StringIO("\x02\x08\x01"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="binary stream"):
-        deserialize_with_length_prefix(Point, io.StringIO("\x02\x08\x01"))
+        deserialize_with_length_prefix(Point, io.StringIO("\x02\x08\x01"))  # type: ignore[arg-type]
+
+
+def test_non_blocking_stream_with_no_data_is_not_mistaken_for_the_end() -> None:
+    class NothingReady:
+        def read(self, size: int) -> None:
+            return None
+
+    with pytest.raises(BlockingIOError):
+        deserialize_with_length_prefix(Point, NothingReady())
+    with pytest.raises(BlockingIOError):
+        list(deserialize_items(Point, NothingReady(), FIXED32))
