@@ -8,10 +8,18 @@ every other runtime.  See https://github.com/ (docs/) for the guide.
 
 from __future__ import annotations
 
-from ._contract import proto_contract
+from ._contract import closed_enum, proto_contract
+from ._convert import UUIDBytes
 from ._errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._fields import field, member
 from ._model import TypeModel, default_model
+from ._stream import (
+    PrefixStyle,
+    deserialize_items,
+    deserialize_with_length_prefix,
+    serialize_items,
+    serialize_with_length_prefix,
+)
 from ._types import (
     fixed32,
     fixed64,
@@ -35,18 +43,27 @@ deserialize_from = default_model.deserialize_from
 merge = default_model.merge
 deep_clone = default_model.deep_clone
 measure = default_model.measure
+add_surrogate = default_model.add_surrogate
+add_subtype = default_model.add_subtype
 
 __all__ = [
     "ContractError",
     "DecodeError",
     "EncodeError",
+    "PrefixStyle",
     "ProtoError",
     "TypeModel",
+    "UUIDBytes",
     "__version__",
+    "add_subtype",
+    "add_surrogate",
+    "closed_enum",
     "deep_clone",
     "default_model",
     "deserialize",
     "deserialize_from",
+    "deserialize_items",
+    "deserialize_with_length_prefix",
     "field",
     "fixed32",
     "fixed64",
@@ -58,7 +75,9 @@ __all__ = [
     "merge",
     "proto_contract",
     "serialize",
+    "serialize_items",
     "serialize_to",
+    "serialize_with_length_prefix",
     "sfixed32",
     "sfixed64",
     "sint32",

@@ -282,6 +282,11 @@ class _Generator:
         default = f.default
         if f.default_factory is not None:
             default = f.default_factory()
+        if f.value.domain is not None:  # compared as the Python value, then converted
+            src(f"if v != {self.const(default, 'default')}:")
+            with src.indent():
+                self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
+            return
         if kind in (Kind.FLOAT, Kind.DOUBLE):
             fmt, size = _FIXED[kind]
             packer = self.const(_PACK[fmt], "pack_" + fmt)
@@ -362,6 +367,8 @@ class _Generator:
     ) -> None:
         """Write tag and value of ``var`` unconditionally."""
         kind = vt.kind
+        if vt.encode_with is not None:
+            src(f"{var} = {self.const(vt.encode_with, 'to_wire')}({var})")
         if kind in _VARINT_KINDS:
             if kind is Kind.BOOL:
                 true_bytes = _wire.tag_bytes(tag, 0) + b"\x01"
@@ -453,6 +460,8 @@ class _Generator:
             src("p = bytearray()")
             src("for x in v:")
             with src.indent():
+                if f.value.encode_with is not None:
+                    src(f"x = {self.const(f.value.encode_with, 'to_wire')}(x)")
                 if kind is Kind.ENUM:
                     self._enum_to_int(src, f.value, "x")
                 self._range_check(src, kind, "x", where)
@@ -644,8 +653,8 @@ class _Generator:
             ):
                 assert f.value.py_type is not None
                 src(f"if {name} is None:")
-                codec = self.codec(f.value.py_type)
-                src.indent()(f"{name} = {codec}.decode(b'', 0, 0, depth + 1, None)")
+                empty = self._empty_message(f.value)
+                src.indent()(f"{name} = {empty}")
                 src.dedent()
             if f.label is Label.REPEATED and f.container is not list:
                 src(f"{name} = {self.const(f.container, 'container')}({name})")
@@ -742,6 +751,8 @@ class _Generator:
     ) -> list[str]:
         """Lines that read one value at ``pos + skip`` and run ``store`` (a template) on it."""
         kind = vt.kind
+        if vt.decode_with is not None and kind is not Kind.ENUM:
+            store = store.format(f"{self.const(vt.decode_with, 'from_wire')}({{}})")
         at = f"pos + {skip}" if skip else "pos"
         lines: list[str] = []
         if kind in _VARINT_KINDS:
@@ -766,7 +777,11 @@ class _Generator:
                     elif unknown is not None:
                         lines += ["else:", f"    {unknown} += buf[t0:pos]"]
                     return lines
-                lines.append(store.format(f"{members}.get(x, x)"))
+                if vt.decode_with is not None:  # IntFlag: any combination is a value
+                    members = self.const(vt.decode_with, "flag")
+                    lines.append(store.format(f"{members}(x)"))
+                else:
+                    lines.append(store.format(f"{members}.get(x, x)"))
                 return lines
             lines.append(store.format("x"))
             return lines
@@ -852,11 +867,17 @@ class _Generator:
         lines += ["    " + ln for ln in body]
         lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos)"]
         if f.value.kind is Kind.MESSAGE:
-            assert f.value.py_type is not None
-            codec = self.codec(f.value.py_type)
-            lines += ["if y is None:", f"    y = {codec}.decode(b'', 0, 0, depth + 1, None)"]
+            lines += ["if y is None:", f"    y = {self._empty_message(f.value)}"]
         lines.append(f"f_{f.name}[k] = y")
         return lines
+
+    def _empty_message(self, vt: ValueType) -> str:
+        """An expression for the value of an absent non-Optional message: an empty one."""
+        assert vt.py_type is not None
+        expr = f"{self.codec(vt.py_type)}.decode(b'', 0, 0, depth + 1, None)"
+        if vt.decode_with is not None:
+            expr = f"{self.const(vt.decode_with, 'from_wire')}({expr})"
+        return expr
 
     def _zero_literal(self, vt: ValueType) -> str:
         from ._contract import zero_value

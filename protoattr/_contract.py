@@ -11,17 +11,20 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime
+import decimal
 import enum
 import sys
 import threading
 import types
 import typing
+import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, Union
 
 import attrs
 
+from . import _convert
 from ._errors import ContractError
 from ._fields import METADATA_KEY, ProtoMember
 from ._types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
@@ -59,12 +62,19 @@ class ValueType:
     kind: Kind
     py_type: type | None = None  # the enum class or the contract class
     closed: bool = False  # closed enum: unknown numbers go to the unknown fields
+    #: for types that travel as another kind (Decimal, UUID, date, surrogates):
+    domain: type | None = None  # the Python type users hold
+    encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
+    decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
+    zero: Any = None  # the domain zero (the default of a singular field without one)
 
     @property
     def is_message(self) -> bool:
         return self.kind is Kind.MESSAGE
 
     def describe(self) -> str:
+        if self.domain is not None:
+            return self.domain.__qualname__
         if self.py_type is not None:
             return self.py_type.__qualname__
         return self.kind.value
@@ -461,8 +471,9 @@ def _field_info(
     where = f"{cls.__qualname__}.{d.name}"
     annotation = d.annotation
     stripped, metadata = _split_annotated(annotation)
-    kinds = [m for m in metadata if isinstance(m, Kind)]
-    annotation = typing.Annotated[stripped, kinds[-1]] if kinds else stripped
+    markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
+    params = (stripped, *markers)
+    annotation = typing.Annotated[params] if markers else stripped
     label = Label.SINGULAR
     optional = False
     if typing.get_origin(annotation) in _UNION_TYPES:
@@ -477,12 +488,16 @@ def _field_info(
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
-    if origin in _SEQUENCE_ORIGINS or origin is tuple:
+    if origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
         args = typing.get_args(bare)
         if origin is tuple:
             if len(args) != 2 or args[1] is not Ellipsis:
                 raise ContractError(f"{where}: only tuple[T, ...] is supported, not {bare!r}")
             container = tuple
+        elif origin in (set, frozenset, collections.abc.Set):
+            container = frozenset if origin is frozenset else set
+            if len(args) != 1:
+                raise ContractError(f"{where}: {bare!r} needs an element type")
         elif len(args) != 1:
             raise ContractError(f"{where}: {bare!r} needs an element type")
         value = _value_type(where, args[0])
@@ -498,7 +513,7 @@ def _field_info(
             )
         value = _value_type(where, args[1])
         label = Label.MAP
-    elif bare in (list, tuple, dict):
+    elif bare in (list, tuple, dict, set, frozenset):
         raise ContractError(f"{where}: {bare.__name__} needs its element types, e.g. list[int]")
     else:
         value = _value_type(where, annotation)
@@ -550,6 +565,14 @@ def _value_type(where: str, annotation: Any) -> ValueType:
         return ValueType(kind)
     if bare is bool:
         return ValueType(Kind.BOOL)
+    converted = _converted_type(where, bare, metadata)
+    if converted is not None:
+        return converted
+    if isinstance(bare, type) and issubclass(bare, enum.Flag):
+        if not issubclass(bare, int):
+            raise ContractError(f"{where}: flag {bare.__qualname__} must be an IntFlag")
+        # any combination of flags is a valid value: build it by calling the class
+        return ValueType(Kind.ENUM, bare, decode_with=bare, zero=bare(0))
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
         values = [m.value for m in bare]
         lo, hi = INT_RANGES[Kind.ENUM]
@@ -578,8 +601,42 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
 
 
+def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
+    """Value types that travel as another kind (see :mod:`protoattr._convert`)."""
+    if bare is decimal.Decimal:
+        return ValueType(
+            Kind.STRING, None, False, bare, _convert.decimal_to_str, _convert.str_to_decimal,
+            decimal.Decimal(0),
+        )  # fmt: skip
+    if bare is uuid.UUID:
+        if _convert.Format.BYTES in metadata:
+            return ValueType(
+                Kind.BYTES, None, False, bare, _convert.uuid_to_bytes, _convert.bytes_to_uuid,
+                uuid.UUID(int=0),
+            )  # fmt: skip
+        return ValueType(
+            Kind.STRING, None, False, bare, _convert.uuid_to_str, _convert.str_to_uuid,
+            uuid.UUID(int=0),
+        )  # fmt: skip
+    if bare is datetime.date:
+        return ValueType(
+            Kind.INT32, None, False, bare, _convert.date_to_days, _convert.days_to_date,
+            datetime.date(1, 1, 1),
+        )  # fmt: skip
+    if bare is bytearray:
+        return ValueType(Kind.BYTES, None, False, bare, None, bytearray, bytearray())
+    sur = _convert.surrogate_for(bare)
+    if sur is not None:
+        return ValueType(
+            Kind.MESSAGE, sur.contract, False, bare, sur.to_surrogate, sur.from_surrogate
+        )
+    return None
+
+
 def zero_value(value: ValueType) -> Any:
     """The proto3 zero of a value type (``None`` for messages: built lazily)."""
+    if value.zero is not None:
+        return value.zero
     kind = value.kind
     if kind is Kind.ENUM:
         assert value.py_type is not None
@@ -612,7 +669,7 @@ def _set_default(info: FieldInfo, d: _Declared) -> None:
     if info.label is Label.OPTIONAL:
         info.default = None
     elif info.label is Label.REPEATED:
-        info.default_factory = info.container if info.container is list else tuple
+        info.default_factory = info.container
     elif info.label is Label.MAP:
         info.default_factory = dict
     elif info.value.kind is not Kind.MESSAGE:
@@ -623,6 +680,8 @@ def _set_default(info: FieldInfo, d: _Declared) -> None:
 def check_default_fits(info: FieldInfo) -> None:
     """Reject integer defaults that could never be written (``default='a'`` on an int32)."""
     if info.label is not Label.SINGULAR or info.default is MISSING or info.default is None:
+        return
+    if info.value.domain is not None:
         return
     kind = info.value.kind
     if kind in INT_RANGES and kind is not Kind.ENUM:

@@ -28,6 +28,7 @@ from ._contract import (
     proto_contract,
     resolve,
 )
+from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, EncodeError
 from ._fields import field
 
@@ -220,11 +221,49 @@ class TypeModel:
             codec.decode = functions[f"decode_{stem}"]
             codec.source = source
 
+    def add_surrogate(
+        self,
+        foreign: type,
+        contract: type,
+        to_surrogate: Callable[[Any], Any],
+        from_surrogate: Callable[[Any], Any],
+    ) -> None:
+        """Let instances of ``foreign`` (a class you do not own) travel as ``contract``.
+
+        ``to_surrogate(foreign_obj)`` returns a ``contract`` instance and
+        ``from_surrogate(contract_obj)`` the foreign object back (protobuf-net's
+        ``SetSurrogate``).  Surrogates are process-wide, like contracts: add
+        them before declaring contracts whose fields use ``foreign``.
+        """
+        add_surrogate(foreign, contract, to_surrogate, from_surrogate)
+
+    def _surrogate_codec(self, cls: type) -> Codec | None:
+        sur = surrogate_for(cls)
+        if sur is None:
+            return None
+        inner = self._compiled_codec(sur.contract)
+        codec = Codec(self, cls)
+        to, back = sur.to_surrogate, sur.from_surrogate
+        codec.encode = lambda obj: inner.encode(to(obj))
+        codec.decode = lambda buf, pos, end, depth, base: back(
+            inner.decode(buf, pos, end, depth, None)
+        )
+        codec.info = inner.info
+        codec.source = f"# {cls.__qualname__} travels as {sur.contract.__qualname__}\n" + (
+            inner.source or ""
+        )
+        with self._lock:
+            self._codecs[cls] = codec
+        return codec
+
     def _compiled_codec(self, cls: type) -> Codec:
         codec = self._codecs.get(cls)
         if codec is None or codec.source is None:
             if not isinstance(cls, type):
                 raise ContractError(f"{cls!r} is not a contract class")
+            sur = self._surrogate_codec(cls)
+            if sur is not None:
+                return sur
             codec = self._codec(cls)
             try:
                 self._install(codec)

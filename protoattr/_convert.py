@@ -1,0 +1,147 @@
+"""Types that travel as another protobuf kind, and user-supplied surrogates.
+
+``Decimal`` and ``UUID`` follow protobuf-net's compatibility level 300
+(an invariant string; a UUID may ask for 16 bytes instead), ``date`` is
+protobuf-net's ``DateOnly`` day number (an int32 counting days since
+0001-01-01), ``bytearray`` is bytes.  :func:`add_surrogate` lets a class
+protoattr cannot annotate (a third-party ``Money``, ``ipaddress.IPv4Address``)
+travel as a contract the user writes.
+
+Converters that read from the wire raise :class:`ConversionError`; the codec
+boundary turns it into a :class:`DecodeError` with the byte offset.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import threading
+import uuid
+from collections.abc import Callable
+from enum import Enum
+from typing import Annotated, Any
+
+from ._errors import ContractError
+
+__all__ = ["ConversionError", "Format", "UUIDBytes", "add_surrogate", "surrogate_for"]
+
+
+class ConversionError(ValueError):
+    """A wire value that does not convert to its field's Python type."""
+
+
+class Format(Enum):
+    """Alternative wire forms, given as ``Annotated`` metadata."""
+
+    BYTES = "bytes"  # UUID as its 16 bytes (RFC 4122 order), not as a string
+
+
+#: ``Annotated[uuid.UUID, Format.BYTES]``: a UUID as 16 bytes instead of a string.
+UUIDBytes = Annotated[uuid.UUID, Format.BYTES]
+
+
+def decimal_to_str(value: decimal.Decimal) -> str:
+    if not isinstance(value, decimal.Decimal):
+        raise TypeError(f"expected Decimal, got {type(value).__name__}")
+    return str(value)
+
+
+def str_to_decimal(text: str) -> decimal.Decimal:
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise ConversionError(f"{text[:40]!r} is not a decimal number") from None
+
+
+def uuid_to_str(value: uuid.UUID) -> str:
+    if not isinstance(value, uuid.UUID):
+        raise TypeError(f"expected UUID, got {type(value).__name__}")
+    return str(value)
+
+
+def str_to_uuid(text: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        raise ConversionError(f"{text[:40]!r} is not a UUID") from None
+
+
+def uuid_to_bytes(value: uuid.UUID) -> bytes:
+    return value.bytes
+
+
+def bytes_to_uuid(data: bytes) -> uuid.UUID:
+    if len(data) != 16:
+        raise ConversionError(f"a UUID needs 16 bytes, got {len(data)}")
+    return uuid.UUID(bytes=data)
+
+
+_ORDINAL_MIN, _ORDINAL_MAX = 1, datetime.date.max.toordinal()
+
+
+def date_to_days(value: datetime.date) -> int:
+    if isinstance(value, datetime.datetime):
+        raise TypeError("expected date, got datetime")
+    return value.toordinal() - 1
+
+
+def days_to_date(days: int) -> datetime.date:
+    if not _ORDINAL_MIN <= days + 1 <= _ORDINAL_MAX:
+        raise ConversionError(f"day number {days} is outside 0001-01-01..9999-12-31")
+    return datetime.date.fromordinal(days + 1)
+
+
+# -- surrogates -------------------------------------------------------------------
+
+
+class Surrogate:
+    """How a foreign type travels: as ``contract``, through the two functions."""
+
+    def __init__(
+        self,
+        foreign: type,
+        contract: type,
+        to_surrogate: Callable[[Any], Any],
+        from_surrogate: Callable[[Any], Any],
+    ) -> None:
+        self.foreign = foreign
+        self.contract = contract
+        self.to_surrogate = to_surrogate
+        self.from_surrogate = from_surrogate
+
+
+_SURROGATES: dict[type, Surrogate] = {}
+_LOCK = threading.Lock()
+
+
+def add_surrogate(
+    foreign: type,
+    contract: type,
+    to_surrogate: Callable[[Any], Any],
+    from_surrogate: Callable[[Any], Any],
+) -> None:
+    """Let ``foreign`` values travel as instances of the contract class ``contract``.
+
+    Surrogates, like contracts, are process-wide: register them before
+    declaring contracts whose fields use ``foreign``.
+    """
+    from ._contract import is_contract
+
+    if not isinstance(foreign, type):
+        raise ContractError(f"add_surrogate: {foreign!r} is not a class")
+    if not is_contract(contract):
+        raise ContractError(
+            f"add_surrogate: {getattr(contract, '__qualname__', contract)!r} is not a contract"
+        )
+    with _LOCK:
+        existing = _SURROGATES.get(foreign)
+        if existing is not None and existing.contract is not contract:
+            raise ContractError(
+                f"add_surrogate: {foreign.__qualname__} already travels as "
+                f"{existing.contract.__qualname__}"
+            )
+        _SURROGATES[foreign] = Surrogate(foreign, contract, to_surrogate, from_surrogate)
+
+
+def surrogate_for(cls: Any) -> Surrogate | None:
+    return _SURROGATES.get(cls) if isinstance(cls, type) else None
