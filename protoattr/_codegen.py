@@ -224,6 +224,8 @@ class _Generator:
         return _runtime.unknown_key(level, root)
 
     def unknown_get(self, level: type, obj: str) -> str:
+        if getattr(level, "__dictoffset__", 0):  # kept in the instance __dict__
+            return f"{obj}.__dict__.get({self.unknown_key(level)!r})"
         self.ns["_get_unknown"] = _runtime.get_unknown
         return f"_get_unknown({obj}, {self.unknown_key(level)!r})"
 

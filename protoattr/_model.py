@@ -324,13 +324,19 @@ class TypeModel:
     def deserialize(self, cls: Any, data: Buffer) -> Any: ...
     def deserialize(self, cls: Any, data: Buffer) -> Any:
         """Decode ``data`` as ``cls`` (or ``list[T]``, a repeated field 1)."""
+        codec = self._codecs.get(cls)
+        if codec is None or codec.source is None:
+            return self._deserialize_slow(cls, data)
+        buf = data if data.__class__ is bytes else bytes(data)
+        return codec.decode(buf, 0, len(buf), 0, None)
+
+    def _deserialize_slow(self, cls: Any, data: Buffer) -> Any:
+        """First use of ``cls``, or a top-level ``list[T]``."""
         buf = data if data.__class__ is bytes else bytes(data)
         if _is_list_type(cls):
-            codec = self._compiled_codec(self._list_wrapper(cls))
-            return codec.decode(buf, 0, len(buf), 0, None).items
-        codec = self._codecs.get(cls)  # type: ignore[assignment]
-        if codec is None or codec.source is None:
-            codec = self._compiled_codec(cls)
+            wrapper = self._compiled_codec(self._list_wrapper(cls))
+            return wrapper.decode(buf, 0, len(buf), 0, None).items
+        codec = self._compiled_codec(cls)
         return codec.decode(buf, 0, len(buf), 0, None)
 
     def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
