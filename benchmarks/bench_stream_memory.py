@@ -24,7 +24,6 @@ a minute and writes ~200 MB.
 """
 
 # protoattr.field() returns a dataclasses.Field; ruff's RUF009 cannot know that.
-# ruff: noqa: RUF009
 
 from __future__ import annotations
 

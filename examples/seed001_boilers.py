@@ -20,7 +20,6 @@ Run: ``python examples/seed001_boilers.py``  (a few seconds)
 """
 
 # protoattr.field() returns a dataclasses.Field; ruff's RUF009 cannot know that.
-# ruff: noqa: RUF009
 
 from __future__ import annotations
 

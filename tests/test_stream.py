@@ -10,7 +10,6 @@ and bad bodies, each reported with the item's index and stream offset.
 
 # protoattr.field() returns a dataclasses.Field, like dataclasses.field(), but
 # ruff cannot know that (the project-wide fix is extend-immutable-calls).
-# ruff: noqa: RUF009
 
 from __future__ import annotations
 
