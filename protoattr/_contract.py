@@ -326,7 +326,8 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
             )
         return found, "init", frozen
     if attrs.has(cls):
-        frozen = getattr(cls, "__setattr__", None) is attrs._make._frozen_setattrs  # type: ignore[attr-defined]
+        # attrs installs its own __setattr__ on frozen classes
+        frozen = getattr(getattr(cls, "__setattr__", None), "__name__", "") == "_frozen_setattrs"
         for a in attrs.fields(cls):
             default, factory = a.default, None
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from ._contract import (
     FieldInfo,
     contract_base,
     declared_subtypes,
+    is_contract,
     iter_message_types,
     proto_contract,
     resolve,
@@ -31,6 +32,8 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, EncodeError
 from ._fields import field
+from ._runtime import decode_message_list
+from ._wire import encode_varint
 
 __all__ = ["Codec", "TypeModel", "default_model"]
 
@@ -82,7 +85,8 @@ class TypeModel:
         self.max_depth = max_depth
         self._codecs: dict[type, Codec] = {}
         self._added: dict[type, None] = {}
-        self._lists: dict[Any, type] = {}
+        self._lists: dict[Any, Any] = {}
+        self._list_wrappers: dict[Any, type] = {}
         self._subtypes: dict[type, dict[int, type]] = {}
         self._lock = threading.RLock()
         self._context = _codegen.CodecContext(
@@ -281,12 +285,28 @@ class TypeModel:
 
     # -- top-level lists ------------------------------------------------------
 
+    def _list_codec(self, list_type: Any) -> Any:
+        """Encode/decode a top-level ``list[T]`` as repeated field 1 (protobuf-net's form)."""
+        codec = self._lists.get(list_type)
+        if codec is None:
+            (item,) = typing.get_args(list_type)
+            if is_contract(item) or surrogate_for(item) is not None:
+                # lists of messages need no class of their own: loop over T's codec
+                codec = _MessageList(self._codec(item), self.max_depth)
+            else:
+                wrapper = self._compiled_codec(self._list_wrapper(list_type))
+                codec = _WrappedList(wrapper)
+            with self._lock:
+                self._lists[list_type] = codec
+        return codec
+
+
     def _list_wrapper(self, list_type: Any) -> type:
         """A contract with ``items: list[T] = field(1)``: how a top-level list travels."""
-        wrapper = self._lists.get(list_type)
+        wrapper = self._list_wrappers.get(list_type)
         if wrapper is None:
             with self._lock:
-                wrapper = self._lists.get(list_type)
+                wrapper = self._list_wrappers.get(list_type)
                 if wrapper is None:
                     (item,) = typing.get_args(list_type)
                     name = f"ListOf{getattr(item, '__name__', 'Items')}"
@@ -295,22 +315,20 @@ class TypeModel:
                         [("items", list[item], field(1, default_factory=list))],  # type: ignore[valid-type]
                     )
                     made.__module__ = __name__
-                    wrapper = proto_contract(made)
-                    self._lists[list_type] = wrapper
+                    wrapper = proto_contract(preserve_unknown=False)(made)
+                    self._list_wrappers[list_type] = wrapper
         return wrapper
 
     # -- operations ----------------------------------------------------------
 
     def serialize(self, obj: Any, *, type: Any = None) -> bytes:
-        """Encode ``obj`` (or a list of contracts with ``type=list[T]``) to bytes."""
+        """Encode ``obj`` (or a list with ``type=list[T]``) to bytes."""
         if type is not None and _is_list_type(type):
-            codec = self._compiled_codec(self._list_wrapper(type))
-            obj = _Items(obj)
+            codec = self._list_codec(type)
         else:
-            cls = obj.__class__
-            codec = self._codecs.get(cls)  # type: ignore[assignment]
+            codec = self._codecs.get(obj.__class__)
             if codec is None or codec.source is None:
-                codec = self._compiled_codec(cls)
+                codec = self._compiled_codec(obj.__class__)
         try:
             return bytes(codec.encode(obj))
         except EncodeError:
@@ -333,10 +351,7 @@ class TypeModel:
     def _deserialize_slow(self, cls: Any, data: Buffer) -> Any:
         """First use of ``cls``, or a top-level ``list[T]``."""
         buf = data if data.__class__ is bytes else bytes(data)
-        if _is_list_type(cls):
-            wrapper = self._compiled_codec(self._list_wrapper(cls))
-            return wrapper.decode(buf, 0, len(buf), 0, None).items
-        codec = self._compiled_codec(cls)
+        codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
         return codec.decode(buf, 0, len(buf), 0, None)
 
     def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
@@ -378,7 +393,11 @@ class TypeModel:
         """Find which field made encoding fail; errors are rare, so this walks slowly."""
         from ._validate import find_problem
 
-        problem = find_problem(self, obj)
+        if isinstance(obj, _Items):  # a top-level list: look at its items
+            problems = (find_problem(self, item) for item in obj.items if is_contract(type(item)))
+            problem = next((p for p in problems if p), None)
+        else:
+            problem = find_problem(self, obj)
         if problem is None:
             problem = f"{obj.__class__.__qualname__}: {exc}"
         return EncodeError(problem)
@@ -389,6 +408,44 @@ class TypeModel:
 
     def fields(self, cls: type) -> list[FieldInfo]:
         return self.info(cls).fields
+
+
+class _MessageList:
+    """A top-level ``list[T]`` of contracts: field 1, one length-delimited item each."""
+
+    __slots__ = ("item", "max_depth")
+
+    def __init__(self, item: Codec, max_depth: int) -> None:
+        self.item = item
+        self.max_depth = max_depth
+
+    def encode(self, items: Any) -> bytearray:
+        encode = self.item.encode
+        out = bytearray()
+        for obj in items:
+            b = encode(obj)
+            out += b"\x0a"
+            out += encode_varint(len(b))
+            out += b
+        return out
+
+    def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:
+        return decode_message_list(self.item, buf, pos, end, self.max_depth)
+
+
+class _WrappedList:
+    """A top-level ``list[T]`` of scalars, through a generated ``items`` wrapper contract."""
+
+    __slots__ = ("wrapper",)
+
+    def __init__(self, wrapper: Codec) -> None:
+        self.wrapper = wrapper
+
+    def encode(self, items: Any) -> bytearray:
+        return self.wrapper.encode(_Items(items))
+
+    def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:
+        return self.wrapper.decode(buf, pos, end, depth, None).items  # type: ignore[no-any-return]
 
 
 class _Items:

@@ -243,3 +243,27 @@ def clear_unknown(obj: Any, key: str = UNKNOWN_KEY) -> None:
         obj.__dict__.pop(key, None)
     except AttributeError:
         _SIDE.set(obj, key, b"")
+
+
+def decode_message_list(codec: Any, buf: bytes, pos: int, end: int, max_depth: int) -> list[Any]:
+    """Decode repeated field 1 of contracts (a top-level list); other fields are skipped."""
+    decode = codec.decode
+    items = []
+    try:
+        while pos < end:
+            tag, pos = read_varint(buf, pos)
+            if tag == 10:
+                start = pos
+                n, pos = read_varint(buf, pos)
+                e = pos + n
+                if e > end:
+                    raise DecodeError("truncated list item (its length runs past the end)", start)
+                items.append(decode(buf, pos, e, 1, None))
+                pos = e
+            else:
+                pos = skip_field(buf, pos, end, tag, 0, max_depth)
+        if pos != end:
+            raise DecodeError("truncated list", end)
+    except IndexError:
+        raise DecodeError("truncated list", pos) from None
+    return items
