@@ -92,6 +92,8 @@ def encode_timestamp(value: datetime.datetime) -> bytes:
     """The body of a ``google.protobuf.Timestamp``; naive datetimes are taken as UTC."""
     delta = value - (_EPOCH_NAIVE if value.tzinfo is None else EPOCH)
     seconds = delta.days * 86400 + delta.seconds
+    if not _MIN_TS <= seconds <= _MAX_TS:
+        raise ValueError(f"{value!r} is outside google.protobuf.Timestamp's years 1..9999 (UTC)")
     nanos = delta.microseconds * 1000
     return _seconds_nanos(seconds, nanos)
 
@@ -100,6 +102,8 @@ def encode_duration(value: datetime.timedelta) -> bytes:
     """The body of a ``google.protobuf.Duration`` (seconds and nanos share one sign)."""
     micros = (value.days * 86400 + value.seconds) * 1_000_000 + value.microseconds
     seconds, rest = divmod(abs(micros), 1_000_000)
+    if seconds > _MAX_DURATION:
+        raise ValueError(f"{value!r} is outside google.protobuf.Duration's ±10,000 years")
     if micros < 0:
         seconds, rest = -seconds, -rest
     return _seconds_nanos(seconds, rest * 1000)

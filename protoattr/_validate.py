@@ -15,6 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ._contract import Label, ValueType, resolve
+from ._runtime import encode_duration, encode_timestamp
 from ._types import INT_RANGES, Kind
 
 if TYPE_CHECKING:
@@ -69,9 +70,23 @@ def _check_message(model: TypeModel, obj: Any, depth: int) -> str | None:
 _NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 
 
+def _fits(encode: Any, x: Any, where: str) -> str | None:
+    try:
+        encode(x)
+    except ValueError as exc:
+        return f"{where}: {exc}"
+    return None
+
+
 def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int) -> str | None:
     kind = vt.kind
     expected = vt.describe()
+    if vt.domain is not None:  # Decimal, UUID, date, bytearray, surrogates
+        if not isinstance(x, vt.domain):
+            return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
+        if vt.encode_with is None or kind is not Kind.MESSAGE:
+            return None
+        x = vt.encode_with(x)
     if kind is Kind.ENUM:
         assert vt.py_type is not None
         if isinstance(x, vt.py_type):
@@ -111,11 +126,11 @@ def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int
     if kind is Kind.TIMESTAMP:
         if not isinstance(x, datetime.datetime):
             return f"{where}: expected datetime, got {type(x).__name__} {x!r}"
-        return None
+        return _fits(encode_timestamp, x, where)
     if kind is Kind.DURATION:
         if not isinstance(x, datetime.timedelta):
             return f"{where}: expected timedelta, got {type(x).__name__} {x!r}"
-        return None
+        return _fits(encode_duration, x, where)
     if kind is Kind.MESSAGE:
         assert vt.py_type is not None
         if not isinstance(x, vt.py_type):
