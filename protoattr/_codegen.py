@@ -125,6 +125,7 @@ class _Generator:
             "_MISSING": MISSING,
         }
         self._counter = 0
+        self._enum_tables: dict[Any, dict[int, Any]] = {}
 
     # -- shared helpers -------------------------------------------------
 
@@ -137,6 +138,13 @@ class _Generator:
         name = f"_k_{hint}_{self._counter}"
         self.ns[name] = value
         return name
+
+    def enum_table(self, enum_cls: Any) -> str:
+        """The name of ``{number: member}`` for ``enum_cls`` (one table per enum)."""
+        table = self._enum_tables.get(enum_cls)
+        if table is None:
+            table = self._enum_tables[enum_cls] = {m.value: m for m in enum_cls}
+        return self.const(table, "enum")
 
     def codec(self, cls: type) -> str:
         name = f"_C_{_identifier(cls.__qualname__)}"
@@ -770,7 +778,7 @@ class _Generator:
             if kind is Kind.ENUM:
                 assert vt.py_type is not None
                 enum_cls: Any = vt.py_type
-                members = self.const({m.value: m for m in enum_cls}, "enum")
+                members = self.enum_table(enum_cls)
                 if vt.closed:
                     lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
                     if unknown is not None and end == "pe":  # packed: re-encode singly
@@ -947,11 +955,21 @@ def _describe(f: FieldInfo) -> str:
     return value
 
 
-def codec_source(info: ContractInfo, ctx: CodecContext) -> tuple[str, dict[str, Any], str]:
-    """The source text of ``info``'s codec, its namespace, and the function name stem."""
+@dataclasses.dataclass(frozen=True)
+class GeneratedSource:
+    """A contract's codec as text: ``encode_<stem>`` and ``decode_<stem>``, and the
+    values of the global names the text uses."""
+
+    source: str
+    namespace: dict[str, Any]
+    stem: str
+
+
+def codec_source(info: ContractInfo, ctx: CodecContext) -> GeneratedSource:
+    """The source text of ``info``'s codec and the names it refers to."""
     gen = _Generator(info, ctx)
     lines = [f"# protoattr codec for {info.cls.__module__}.{gen.qual}"]
     lines += gen.encoder()
     lines.append("")
     lines += _drop_needless_pass(gen.decoder())
-    return "\n".join(lines) + "\n", gen.ns, gen.ident
+    return GeneratedSource("\n".join(lines) + "\n", gen.ns, gen.ident)

@@ -16,6 +16,7 @@ import struct
 import threading
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
 from . import _codegen, _compiler
@@ -46,19 +47,28 @@ _ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct
 class Codec:
     """The encode/decode pair of one contract class in one model."""
 
-    __slots__ = ("_model", "cls", "decode", "encode", "info", "source")
+    __slots__ = ("_info", "_model", "cls", "decode", "encode", "generated", "source")
 
     def __init__(self, model: TypeModel, cls: type) -> None:
         self._model = model
         self.cls = cls
         self.source: str | None = None
-        self.info: ContractInfo | None = None
+        self.generated: _codegen.GeneratedSource | None = None
+        self._info: ContractInfo | None = None
         self.encode: Callable[[Any], bytearray] = self._lazy_encode
         self.decode: Callable[[bytes, int, int, int, Any], Any] = self._lazy_decode
 
     @property
     def compiled(self) -> bool:
         return self.source is not None
+
+    @property
+    def info(self) -> ContractInfo:
+        """The contract behind this codec (resolved on demand: installed ahead-of-time
+        codecs skip reflection until something asks)."""
+        if self._info is None:
+            self._info = resolve(self.cls, final=True)
+        return self._info
 
     def _lazy_encode(self, obj: Any) -> bytearray:
         self._model._install(self)
@@ -128,10 +138,23 @@ class TypeModel:
                     self._reset(self._codecs[cls])
             self.add(subtype)
 
+    def write_module(self, path: str | Path) -> Path:
+        """Write this model's codecs as an importable Python module (ahead of time).
+
+        Compiles every added contract first.  Importing the written module
+        installs the codecs (into the default model, if this is it; otherwise
+        call its ``install(model)``) with no reflection or code generation, and
+        refuses to if a contract's declaration changed since.
+        """
+        from ._aot import write_module
+
+        return write_module(self, path)
+
     def _reset(self, codec: Codec) -> None:
         """Send a codec back to its lazy state (its hierarchy changed)."""
         codec.source = None
-        codec.info = None
+        codec.generated = None
+        codec._info = None
         codec.encode = codec._lazy_encode
         codec.decode = codec._lazy_decode
 
@@ -188,7 +211,6 @@ class TypeModel:
                 seen.add(cls)
                 codec = self._codec(cls)
                 self._install(codec)
-                assert codec.info is not None
                 pending.extend(iter_message_types(codec.info))
                 pending.extend(sub for _, sub in self._children_of(cls))
                 link = self._parent_of(cls)
@@ -212,18 +234,20 @@ class TypeModel:
             if codec.compiled:  # another thread won the race
                 return
             info = resolve(codec.cls, final=True)
-            source, namespace, stem = _codegen.codec_source(info, self._context)
+            generated = _codegen.codec_source(info, self._context)
+            stem = generated.stem
             functions = _compiler.compile_functions(
-                source,
-                namespace,
+                generated.source,
+                dict(generated.namespace),
                 [f"encode_{stem}", f"decode_{stem}"],
                 qualname=codec.cls.__qualname__,
                 module=codec.cls.__module__,
             )
-            codec.info = info
+            codec._info = info
+            codec.generated = generated
             codec.encode = functions[f"encode_{stem}"]
             codec.decode = functions[f"decode_{stem}"]
-            codec.source = source
+            codec.source = generated.source
 
     def add_surrogate(
         self,
@@ -252,7 +276,6 @@ class TypeModel:
         codec.decode = lambda buf, pos, end, depth, base: back(
             inner.decode(buf, pos, end, depth, None)
         )
-        codec.info = inner.info
         codec.source = f"# {cls.__qualname__} travels as {sur.contract.__qualname__}\n" + (
             inner.source or ""
         )
@@ -372,7 +395,6 @@ class TypeModel:
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._compiled_codec(obj.__class__)
         merged = codec.decode(buf, 0, len(buf), 0, obj)
-        assert codec.info is not None
         if codec.info.frozen:
             return merged  # type: ignore[no-any-return]
         for f in codec.info.fields:
