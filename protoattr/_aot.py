@@ -293,7 +293,8 @@ def _verify(model: TypeModel, cls: type, namespace: dict[str, Any], exprs: dict[
         again = eval(expr, scope)
         same = again is value or (type(again) is type(value) and again == value)
         if isinstance(getattr(value, "__self__", None), struct.Struct):  # a fresh Struct's method
-            same = (again.__self__.format, again.__name__) == (value.__self__.format, value.__name__)
+            made, wanted = again.__self__, value.__self__
+            same = (made.format, again.__name__) == (wanted.format, value.__name__)
         if not same:
             raise ContractError(
                 f"{cls.__qualname__}: {name} = {value!r} would be rebuilt as {again!r} by an "
@@ -334,9 +335,10 @@ def write_module(model: TypeModel, path: str | Path) -> Path:
             f"        lambda: dict({namespace}),\n"
             f"    )"
         )
-    header = f'''"""protoattr codecs written ahead of time by model.write_module (protoattr {__version__}).
+    into = " into protoattr.default_model" if model is default_model else ""
+    header = f'''"""protoattr {__version__} codecs, written ahead of time by model.write_module.
 
-Importing this module installs them{" into protoattr.default_model" if model is default_model else ""};
+Importing this module installs them{into};
 ``install(model)`` installs them into another model.  Do not edit: regenerate
 it (``python -m protoattr compile MODULE -o FILE``) when the contracts change.
 """
