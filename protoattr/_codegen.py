@@ -48,6 +48,8 @@ _FIXED: dict[Kind, tuple[str, int]] = {
 }
 _UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values()}
 _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
+#: kinds whose second occurrence merges into the first (messages, well-known or not)
+_MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 _LEN_KINDS = frozenset({Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 
 
@@ -535,10 +537,10 @@ class _Generator:
         with src.indent():
             self._level_body(src, root, "end", 0)
             src("if pos != end:")
-            src.indent()(f"raise _truncated({self.qual!r}, end)")
+            src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
         src("except (IndexError, UnicodeDecodeError, _struct_error) as exc:")
-        src.indent()(f"raise _decode_error(exc, pos, {self.qual!r}) from None")
+        src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
         src.dedent()
         if hier:
             for i, final in enumerate(levels):
@@ -613,7 +615,11 @@ class _Generator:
                     for line in head:
                         src(line)
                     src(f"{sub_end} = e")
-                    src(f"cls_ = {self.const(sub, 'level')}")
+                    level_name = self.const(sub, "level")
+                    # the requested class is the least we build; deeper data wins
+                    src(f"if not issubclass(cls_, {level_name}):")
+                    src.indent()(f"cls_ = {level_name}")
+                    src.dedent()
                     self._level_body(src, sub, sub_end, nesting + 1)
             skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             if keyword == "if":
@@ -634,9 +640,11 @@ class _Generator:
             return "[]"
         if f.label is Label.MAP:
             return "{}"
+        if f.value.kind is Kind.MESSAGE:
+            return "None"  # also the "nothing to merge into" of a message seen first
         if f.required or f.default_factory is not None:
             return "_MISSING"
-        if f.value.kind is Kind.MESSAGE or f.default is MISSING:
+        if f.default is MISSING:
             return "None"
         return self.literal(f.default, f.value.kind)
 
@@ -648,12 +656,13 @@ class _Generator:
         fields = [f for level in reversed(chain) for f in self.ctx.own_fields(level)]
         for f in fields:
             name = f"f_{f.name}"
+            absent = "None" if f.value.kind is Kind.MESSAGE else "_MISSING"
             if f.required:
-                src(f"if {name} is _MISSING:")
-                src.indent()(f"raise _missing({qual!r}, {f.name!r}, {f.tag})")
+                src(f"if {name} is {absent}:")
+                src.indent()(f"raise _missing({qual!r}, {f.name!r}, {f.tag}, end)")
                 src.dedent()
             elif f.default_factory is not None and f.label not in (Label.REPEATED, Label.MAP):
-                src(f"if {name} is _MISSING:")
+                src(f"if {name} is {absent}:")
                 src.indent()(f"{name} = {self.const(f.default_factory, 'factory')}()")
                 src.dedent()
             elif (
@@ -729,7 +738,7 @@ class _Generator:
                 store = f"{names} = {{}}" + ", None" * len(others)
         lines = self._decode_value(
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
-            tag=f.tag, merge=target if kind is Kind.MESSAGE else None,
+            tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
         )  # fmt: skip
         return [(single_tag, lines)]
 
@@ -744,7 +753,7 @@ class _Generator:
             f"    n, pos = _rv(buf, {at})",
             "e = pos + n",
             f"if e > {end}:",
-            f"    raise _truncated({self.qual!r}, pos)",
+            f"    raise _truncated({self.qual!r}, pos, {end})",
         ]
 
     def _decode_value(
@@ -824,10 +833,10 @@ class _Generator:
             lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
-            lines.append(store.format("_dec_ts(buf, pos, e)"))
+            lines.append(store.format(f"_dec_ts(buf, pos, e, {merge})"))
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
-            lines.append(store.format("_dec_dur(buf, pos, e)"))
+            lines.append(store.format(f"_dec_dur(buf, pos, e, {merge})"))
         lines.append("pos = e")
         return lines
 
@@ -840,7 +849,7 @@ class _Generator:
             fmt, size = _FIXED[kind]
             lines += [
                 f"if n % {size}:",
-                f"    raise _truncated({self.qual!r}, pos)",
+                f"    raise _truncated({self.qual!r}, pos, e)",
                 f"{target}.extend(_sunpack('<%d{fmt}' % (n // {size}), buf, pos))",
                 "pos = e",
             ]
@@ -852,7 +861,7 @@ class _Generator:
                 f.value, f"{target}.append({{}})", end="pe", unknown=unknown, tag=f.tag
             )
         ]
-        lines += ["if pos != pe:", f"    raise _truncated({self.qual!r}, pos)"]
+        lines += ["if pos != pe:", f"    raise _truncated({self.qual!r}, pos, pe)"]
         return lines
 
     def _decode_map_entry(self, f: FieldInfo, end: str, skip: int) -> list[str]:
@@ -872,10 +881,13 @@ class _Generator:
         body.append(f"if t == {ktag}:")
         body += ["    " + ln for ln in self._decode_value(f.key, "k = {}", end="me")]
         body.append(f"elif t == {vtag}:")
-        body += ["    " + ln for ln in self._decode_value(f.value, "y = {}", end="me", merge="y")]
+        value_lines = self._decode_value(f.value, "y = {}", end="me", merge="y")
+        # upb counts the entry as a message level: a message value is two levels down
+        value_lines = [ln.replace("depth + 1", "depth + 2") for ln in value_lines]
+        body += ["    " + ln for ln in value_lines]
         body += ["else:", f"    pos = _skip(buf, pos, me, t, depth, {self.ctx.max_depth})"]
         lines += ["    " + ln for ln in body]
-        lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos)"]
+        lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos, me)"]
         if f.value.kind is Kind.MESSAGE:
             lines += ["if y is None:", f"    y = {self._empty_message(f.value)}"]
         lines.append(f"f_{f.name}[k] = y")

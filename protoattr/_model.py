@@ -33,7 +33,7 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, EncodeError
 from ._fields import field
-from ._runtime import decode_message_list
+from ._runtime import decode_message_list, set_unknown
 from ._wire import encode_varint
 
 __all__ = ["Codec", "TypeModel", "default_model"]
@@ -395,11 +395,23 @@ class TypeModel:
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._compiled_codec(obj.__class__)
         merged = codec.decode(buf, 0, len(buf), 0, obj)
-        if codec.info.frozen:
+        if codec.info.frozen or merged.__class__ is not obj.__class__:
             return merged  # type: ignore[no-any-return]
-        for f in codec.info.fields:
+        for f in self._chain_fields(obj.__class__):
             setattr(obj, f.name, getattr(merged, f.name))
+        for key, unknown in vars(merged).items() if hasattr(merged, "__dict__") else ():
+            if key.startswith("__protoattr_unknown"):
+                set_unknown(obj, key, unknown)
         return obj
+
+    def _chain_fields(self, cls: type) -> list[FieldInfo]:
+        """The fields of ``cls`` and of every base level of its hierarchy."""
+        fields = list(self._own_fields(cls))
+        link = self._parent_of(cls)
+        while link is not None:
+            fields += self._own_fields(link[0])
+            link = self._parent_of(link[0])
+        return fields
 
     def deep_clone(self, obj: T) -> T:
         """A copy of ``obj`` made by encoding and decoding it."""

@@ -68,12 +68,14 @@ def decode_error(exc: BaseException, pos: int, qualname: str) -> DecodeError:
     return DecodeError(f"{qualname}: {exc}", pos)
 
 
-def truncated(qualname: str, pos: int) -> DecodeError:
-    return DecodeError(f"{qualname}: truncated message (a length runs past the end)", pos)
+def truncated(qualname: str, pos: int, end: int) -> DecodeError:
+    """A value ran past the end (``end``) of its message, which ``pos`` had reached."""
+    return DecodeError(f"{qualname}: truncated message (a value runs past its end)", min(pos, end))
 
 
-def missing_required(qualname: str, name: str, tag: int) -> DecodeError:
-    return DecodeError(f"{qualname}: required field {name} (tag {tag}) is missing")
+def missing_required(qualname: str, name: str, tag: int, end: int) -> DecodeError:
+    """A required field was absent from the message ending at ``end``."""
+    return DecodeError(f"{qualname}: required field {name} (tag {tag}) is missing", end)
 
 
 def too_deep(qualname: str, max_depth: int, pos: int) -> DecodeError:
@@ -118,8 +120,9 @@ def _seconds_nanos(seconds: int, nanos: int) -> bytes:
     return out
 
 
-def _read_seconds_nanos(buf: bytes, pos: int, end: int, what: str) -> tuple[int, int]:
-    seconds = nanos = 0
+def _read_seconds_nanos(
+    buf: bytes, pos: int, end: int, what: str, seconds: int = 0, nanos: int = 0
+) -> tuple[int, int]:
     while pos < end:
         tag, pos = read_varint(buf, pos)
         if tag == 8:
@@ -138,19 +141,35 @@ def _read_seconds_nanos(buf: bytes, pos: int, end: int, what: str) -> tuple[int,
     return seconds, nanos
 
 
-def decode_timestamp(buf: bytes, pos: int, end: int) -> datetime.datetime:
-    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision)."""
+def decode_timestamp(
+    buf: bytes, pos: int, end: int, previous: datetime.datetime | None = None
+) -> datetime.datetime:
+    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision).
+
+    ``previous`` is the value already read for the field: a Timestamp seen twice
+    merges field by field, as any message does.
+    """
     start = pos
-    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Timestamp")
+    s0 = n0 = 0
+    if previous is not None:
+        body = encode_timestamp(previous)
+        s0, n0 = _read_seconds_nanos(body, 0, len(body), "Timestamp")
+    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Timestamp", s0, n0)
     if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
         raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", start)
     return EPOCH + datetime.timedelta(seconds=seconds, microseconds=nanos // 1000)
 
 
-def decode_duration(buf: bytes, pos: int, end: int) -> datetime.timedelta:
+def decode_duration(
+    buf: bytes, pos: int, end: int, previous: datetime.timedelta | None = None
+) -> datetime.timedelta:
     """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision)."""
     start = pos
-    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Duration")
+    s0 = n0 = 0
+    if previous is not None:
+        body = encode_duration(previous)
+        s0, n0 = _read_seconds_nanos(body, 0, len(body), "Duration")
+    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Duration", s0, n0)
     if abs(seconds) > _MAX_DURATION or abs(nanos) > 999_999_999:
         raise DecodeError(f"Duration out of range: seconds={seconds} nanos={nanos}", start)
     try:
@@ -168,7 +187,7 @@ def group_end(
     field_number = start_tag >> 3
     while True:
         if pos >= end:
-            raise DecodeError("group without end-group", pos)
+            raise DecodeError("group without end-group (truncated)", min(pos, end))
         inner, next_pos = read_varint(buf, pos)
         if inner & 7 == 4:
             if inner >> 3 != field_number:
