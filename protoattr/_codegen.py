@@ -27,7 +27,7 @@ from typing import Any
 
 from . import _runtime, _wire
 from ._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType
-from ._errors import EncodeError
+from ._errors import DecodeError, EncodeError
 from ._types import INT_RANGES, Kind
 
 __all__ = ["CodecContext", "codec_source"]
@@ -118,6 +118,7 @@ class _Generator:
             "_out_of_range": _runtime.out_of_range,
             "_bad_value": _runtime.bad_value,
             "_EncodeError": EncodeError,
+            "_DecodeError": DecodeError,
             "_struct_error": struct.error,
             "_spack": struct.pack,
             "_sunpack": struct.unpack_from,
@@ -294,7 +295,16 @@ class _Generator:
         default = f.default
         if f.default_factory is not None:
             default = f.default_factory()
-        if f.value.domain is not None:  # compared as the Python value, then converted
+        if f.value.domain is not None and f.value.encode_with is not None:
+            # converted first, then compared on the wire form (Decimal('0.0') is not '0')
+            to_wire = f.value.encode_with
+            src(f"v = {self.const(to_wire, 'to_wire')}(v)")
+            plain = dataclasses.replace(f.value, encode_with=None)
+            src(f"if v != {self.literal(to_wire(default), kind)}:")
+            with src.indent():
+                self._encode_value(src, plain, "v", f.tag, "out", where, f.group)
+            return
+        if f.value.domain is not None:
             src(f"if v != {self.const(default, 'default')}:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
@@ -539,7 +549,10 @@ class _Generator:
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
-        src("except (IndexError, UnicodeDecodeError, _struct_error) as exc:")
+        src("except _DecodeError:")
+        src.indent()("raise")
+        src.dedent()
+        src("except (IndexError, ValueError, ArithmeticError, _struct_error) as exc:")
         src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
         src.dedent()
         if hier:
@@ -665,16 +678,15 @@ class _Generator:
                 src(f"if {name} is {absent}:")
                 src.indent()(f"{name} = {self.const(f.default_factory, 'factory')}()")
                 src.dedent()
-            elif (
-                f.label is Label.SINGULAR
-                and f.value.kind is Kind.MESSAGE
-                and f.default is MISSING
-            ):
-                assert f.value.py_type is not None
-                src(f"if {name} is None:")
-                empty = self._empty_message(f.value)
-                src.indent()(f"{name} = {empty}")
-                src.dedent()
+            elif f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE:
+                if f.default is MISSING:
+                    src(f"if {name} is None:")
+                    src.indent()(f"{name} = {self._empty_message(f.value)}")
+                    src.dedent()
+                elif f.default is not None:
+                    src(f"if {name} is None:")
+                    src.indent()(f"{name} = {self.const(f.default, 'default')}")
+                    src.dedent()
             if f.label is Label.REPEATED and f.container is not list:
                 src(f"{name} = {self.const(f.container, 'container')}({name})")
         by_name = {f.name: f for f in fields}
@@ -713,7 +725,7 @@ class _Generator:
         kind = f.value.kind
         target = f"f_{f.name}"
         if f.label is Label.MAP:
-            return [(_wire.make_tag(f.tag, 2), self._decode_map_entry(f, end, skip))]
+            return [(_wire.make_tag(f.tag, 2), self._decode_map_entry(f, end, skip, unknown))]
         single_tag = _wire.make_tag(f.tag, 3 if f.group else wire_type(kind))
         if f.label is Label.REPEATED:
             single = self._decode_value(
@@ -830,6 +842,9 @@ class _Generator:
         elif kind is Kind.MESSAGE:
             assert vt.py_type is not None
             codec = self.codec(vt.py_type)
+            if vt.encode_with is not None and merge is not None:  # merge into the surrogate
+                to_wire = self.const(vt.encode_with, "to_wire")
+                merge = f"(None if {merge} is None else {to_wire}({merge}))"
             lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
@@ -864,7 +879,9 @@ class _Generator:
         lines += ["if pos != pe:", f"    raise _truncated({self.qual!r}, pos, pe)"]
         return lines
 
-    def _decode_map_entry(self, f: FieldInfo, end: str, skip: int) -> list[str]:
+    def _decode_map_entry(
+        self, f: FieldInfo, end: str, skip: int, unknown: str | None = None
+    ) -> list[str]:
         assert f.key is not None
         lines: list[str] = []
         self._read_len(lines, end, skip)
@@ -881,7 +898,9 @@ class _Generator:
         body.append(f"if t == {ktag}:")
         body += ["    " + ln for ln in self._decode_value(f.key, "k = {}", end="me")]
         body.append(f"elif t == {vtag}:")
-        value_lines = self._decode_value(f.value, "y = {}", end="me", merge="y")
+        closed = f.value.closed
+        value_type = dataclasses.replace(f.value, closed=False) if closed else f.value
+        value_lines = self._decode_value(value_type, "y = {}", end="me", merge="y")
         # upb counts the entry as a message level: a message value is two levels down
         value_lines = [ln.replace("depth + 1", "depth + 2") for ln in value_lines]
         body += ["    " + ln for ln in value_lines]
@@ -890,6 +909,12 @@ class _Generator:
         lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos, me)"]
         if f.value.kind is Kind.MESSAGE:
             lines += ["if y is None:", f"    y = {self._empty_message(f.value)}"]
+        if closed:  # an unknown number: the whole entry goes to the unknown fields
+            lines.append(f"if isinstance(y, {self.const(f.value.py_type, 'enum_cls')}):")
+            lines.append(f"    f_{f.name}[k] = y")
+            if unknown is not None:
+                lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+            return lines
         lines.append(f"f_{f.name}[k] = y")
         return lines
 

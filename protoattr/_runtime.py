@@ -63,6 +63,8 @@ def decode_error(exc: BaseException, pos: int, qualname: str) -> DecodeError:
     """Translate a low-level failure inside a codec into a :class:`DecodeError`."""
     if isinstance(exc, UnicodeDecodeError):
         return DecodeError(f"{qualname}: invalid UTF-8 in a string field", pos)
+    if isinstance(exc, (ValueError, ArithmeticError)):  # a value that does not convert
+        return DecodeError(f"{qualname}: {exc}", pos)
     if isinstance(exc, (IndexError, struct.error)):
         return DecodeError(f"{qualname}: truncated message", pos)
     return DecodeError(f"{qualname}: {exc}", pos)
