@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
-from protoattr import field, proto_contract
+from protoattr import field, member, proto_contract
 from tests.contracts import assert_same
 from tests.contracts3 import (
     Animal,
@@ -497,3 +498,40 @@ def test_merge_keeps_each_levels_unknown_fields_like_google() -> None:
     google.MergeFromString(second.SerializeToString())
     # upb keeps unknown fields in arrival order per message, as protoattr does
     assert canonical(parse(pb.Animal, pa.serialize(obj))) == canonical(google)
+
+
+# ------------------------------------------------------- attrs hierarchies
+
+
+@proto_contract
+@attrs.define
+class Account:
+    owner: Annotated[str, member(1)] = ""
+
+
+@proto_contract(subtype_tag=10)
+@attrs.define
+class Savings(Account):
+    rate: Annotated[float, member(1)] = 0.0
+
+
+@proto_contract(subtype_tag=11)
+@attrs.frozen
+class Frozen(Account):
+    until: Annotated[pa.int64, member(1)] = 0
+
+
+def test_attrs_hierarchy_round_trips_with_unknowns_per_level() -> None:
+    savings = Savings(owner="o", rate=0.5)
+    data = pa.serialize(savings)
+    assert data == b"\x52\x09\x09" + _d(0.5) + b"\x0a\x01o"
+    assert pa.deserialize(Account, data) == savings
+    # unknown field 2 in the Savings level, 3 in the Account level (slotted: side table)
+    raw = b"\x52\x0b\x09" + _d(0.5) + b"\x10\x07" + b"\x0a\x01o\x18\x09"
+    got = pa.deserialize(Account, raw)
+    assert got == savings
+    assert pa.serialize(got) == raw
+    got.rate = 1.0
+    assert pa.serialize(got) == raw.replace(_d(0.5), _d(1.0))
+    frozen = pa.deserialize(Account, b"\x5a\x02\x08\x05\x0a\x01f")
+    assert frozen == Frozen(owner="f", until=5) and type(frozen) is Frozen

@@ -21,6 +21,7 @@ import enum
 import hashlib
 import itertools
 import struct
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -87,6 +88,29 @@ SCALARS: dict[str, tuple[Any, str, st.SearchStrategy[Any], bool]] = {
         st.one_of(st.sampled_from(Suit), st.integers(3, 2**31 - 1), st.integers(-(2**31), -2)),
         True,
     ),
+    "timestamp": (
+        datetime,
+        "google.protobuf.Timestamp",
+        st.datetimes(
+            min_value=datetime(1, 1, 1),
+            max_value=datetime(9999, 12, 31, 23, 59, 59, 999999),
+            timezones=st.just(timezone.utc),
+        ),
+        False,
+    ),
+    "duration": (
+        timedelta,
+        "google.protobuf.Duration",
+        st.timedeltas(
+            min_value=timedelta(seconds=-315576000000), max_value=timedelta(seconds=315576000000)
+        ),
+        False,
+    ),
+}
+#: well-known types: imported by the twin only when used (protoc warns otherwise)
+WELL_KNOWN = {
+    "timestamp": "google/protobuf/timestamp.proto",
+    "duration": "google/protobuf/duration.proto",
 }
 MAP_KEYS = [
     "int32", "int64", "uint32", "uint64", "sint32", "sint64",
@@ -218,7 +242,8 @@ def _annotation(f: FieldSpec, classes: list[type]) -> Any:
 def _zero(kind: str) -> Any:
     return {
         "float": 0.0, "double": 0.0, "bool": False, "string": "", "bytes": b"",
-        "enum": Suit.SUIT_ZERO,
+        "enum": Suit.SUIT_ZERO, "timestamp": datetime(1970, 1, 1, tzinfo=timezone.utc),
+        "duration": timedelta(0),
     }.get(kind, 0)  # fmt: skip
 
 
@@ -249,7 +274,10 @@ def _field_for(f: FieldSpec, classes: list[type], implicit: bool) -> Any:
 
 
 def proto_text(schema: tuple[MessageSpec, ...]) -> str:
-    out = ['syntax = "proto3";', SUIT_PROTO]
+    out = ['syntax = "proto3";']
+    used = {f.kind for spec in schema for f in spec.fields}
+    out += [f'import "{path}";' for kind, path in WELL_KNOWN.items() if kind in used]
+    out.append(SUIT_PROTO)
     for spec in schema:
         out.append(f"message M{spec.index} {{")
         oneofs: dict[str, list[str]] = {}
