@@ -535,3 +535,26 @@ def test_attrs_hierarchy_round_trips_with_unknowns_per_level() -> None:
     assert pa.serialize(got) == raw.replace(_d(0.5), _d(1.0))
     frozen = pa.deserialize(Account, b"\x5a\x02\x08\x05\x0a\x01f")
     assert frozen == Frozen(owner="f", until=5) and type(frozen) is Frozen
+
+
+@pytest.mark.parametrize(
+    ("target", "incoming", "expected"),
+    [
+        # a sibling subtype: like a oneof switching member (the base fields merge)
+        (Circle(name="c", id=3, radius=2.0), Square(side=4), Square(name="c", id=3, side=4)),
+        # a deeper subtype: the object grows a level
+        (Square(name="q", side=1), Cube(depth=2), Cube(name="q", side=1, depth=2)),
+        # a shallower one: the deeper level stays
+        (Cube(name="q", side=1, depth=5), Square(side=2), Cube(name="q", side=2, depth=5)),
+    ],
+    ids=["sibling", "deeper", "shallower"],
+)
+def test_merging_another_subtype_follows_google(
+    target: Shape, incoming: Shape, expected: Shape
+) -> None:
+    before = pa.serialize(target)
+    merged = pa.merge(target, pa.serialize(incoming))
+    assert_same(merged, expected)
+    google = shapes_pb().Shape.FromString(before)
+    google.MergeFromString(pa.serialize(incoming))
+    assert canonical(google) == canonical(shape_to_pb(merged))

@@ -2,9 +2,10 @@
 
 Hypothesis draws a schema - a few messages, each with random field kinds, tags,
 labels (singular, Optional, repeated packed/unpacked, map, oneof), nesting,
-declaration order, class flavour (plain, frozen, slotted) and implicit tags -
-then builds the classes with ``dataclasses.make_dataclass`` + ``proto_contract``
-and the twin ``.proto`` text.  For values drawn for those classes:
+declaration order, class flavour (plain, frozen and slotted dataclasses, attrs
+and frozen attrs classes) and implicit tags - then builds the classes with
+``dataclasses.make_dataclass`` / ``attrs.make_class`` + ``proto_contract`` and
+the twin ``.proto`` text.  For values drawn for those classes:
 
 * protoattr decodes its own bytes to an equal object (floats bitwise);
 * Google's runtime, on the compiled twin, parses protoattr's bytes to the same
@@ -22,13 +23,14 @@ import hashlib
 import itertools
 import struct
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Annotated, Any
 
+import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
-from protoattr import field, proto_contract
+from protoattr import field, member, proto_contract
 from tests.contracts import assert_same, to_pb
 from tests.contracts3 import canonical, parse
 from tests.protoc import compile_proto
@@ -156,15 +158,14 @@ def message_specs(draw: st.DrawFn, index: int) -> MessageSpec:
     else:
         tags = draw(st.lists(TAGS, min_size=count, max_size=count, unique=True))
     fields: list[FieldSpec] = []
-    oneof_budget = 0 if implicit else draw(st.integers(0, 1))
+    # the first ``members`` fields form a oneof (none in implicit classes)
+    members = 0 if implicit else draw(st.sampled_from([0, 2, 0, 3]))
     oneof_name = f"choice{index}"
     for n, tag in enumerate(tags):
         kind = draw(st.sampled_from(kinds))
         is_msg = kind.startswith("msg:")
         labels = ["singular", "optional", "repeated", "map"]
-        if oneof_budget and n < 3:
-            labels.append("oneof")
-        label = draw(st.sampled_from(labels))
+        label = "oneof" if n < members else draw(st.sampled_from(labels))
         key = draw(st.sampled_from(MAP_KEYS)) if label == "map" else None
         packed = True
         if label == "repeated" and not is_msg and SCALARS[kind][3] and not implicit:
@@ -186,7 +187,7 @@ def message_specs(draw: st.DrawFn, index: int) -> MessageSpec:
                 message_style=style,
             )
         )
-    flavour = draw(st.sampled_from(["plain", "frozen", "slots"]))
+    flavour = draw(st.sampled_from(["plain", "frozen", "slots", "attrs", "attrs_frozen"]))
     return MessageSpec(index, tuple(fields), flavour, implicit)
 
 
@@ -205,15 +206,23 @@ def build_classes(schema: tuple[MessageSpec, ...]) -> list[type]:
     serial = next(_serial)
     classes: list[type] = []
     for spec in schema:
-        annotations = []
-        for f in spec.fields:
-            annotations.append((f, _annotation(f, classes), _field_for(f, classes, spec.implicit)))
-        made = dataclasses.make_dataclass(
-            f"Random{serial}_{spec.index}",
-            [(f.name, ann, dc_field) for f, ann, dc_field in annotations],
-            frozen=spec.flavour == "frozen",
-            slots=spec.flavour == "slots",
-        )
+        name = f"Random{serial}_{spec.index}"
+        if spec.flavour.startswith("attrs"):
+            made = attrs.make_class(
+                name,
+                {f.name: _attrs_field(f, classes, spec.implicit) for f in spec.fields},
+                frozen=spec.flavour == "attrs_frozen",
+            )
+        else:
+            made = dataclasses.make_dataclass(
+                name,
+                [
+                    (f.name, _annotation(f, classes), _dataclass_field(f, classes, spec.implicit))
+                    for f in spec.fields
+                ],
+                frozen=spec.flavour == "frozen",
+                slots=spec.flavour == "slots",
+            )
         made.__module__ = __name__
         classes.append(proto_contract(implicit_fields=spec.implicit)(made))
     return classes
@@ -247,27 +256,55 @@ def _zero(kind: str) -> Any:
     }.get(kind, 0)  # fmt: skip
 
 
-def _field_for(f: FieldSpec, classes: list[type], implicit: bool) -> Any:
+def _default(f: FieldSpec, classes: list[type]) -> dict[str, Any]:
+    """``{"default": v}``, ``{"factory": f}`` or ``{}`` (none: keyword-only)."""
     is_msg = f.kind.startswith("msg:")
     if f.label == "repeated":
-        kw: dict[str, Any] = {"default_factory": list}
-    elif f.label == "map":
-        kw = {"default_factory": dict}
-    elif f.label in ("optional", "oneof") or (is_msg and f.message_style == "optional"):
-        kw = {"default": None}
-    elif is_msg and f.message_style == "factory":
-        kw = {"default_factory": classes[int(f.kind[4:])]}
-    elif is_msg:  # no default: keyword-only, so it may follow fields with defaults
-        return field(f.tag, kw_only=True)
-    else:
-        kw = {"default": _zero(f.kind)}
+        return {"factory": list}
+    if f.label == "map":
+        return {"factory": dict}
+    if f.label in ("optional", "oneof") or (is_msg and f.message_style == "optional"):
+        return {"default": None}
+    if is_msg and f.message_style == "factory":
+        return {"factory": classes[int(f.kind[4:])]}
+    if is_msg:
+        return {}
+    return {"default": _zero(f.kind)}
+
+
+def _member_options(f: FieldSpec) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if not f.packed:
+        options["packed"] = False
+    if f.oneof is not None:
+        options["oneof"] = f.oneof
+    return options
+
+
+def _dataclass_field(f: FieldSpec, classes: list[type], implicit: bool) -> Any:
+    default = _default(f, classes)
+    kw: dict[str, Any] = {}
+    if "factory" in default:
+        kw["default_factory"] = default["factory"]
+    elif "default" in default:
+        kw["default"] = default["default"]
+    else:  # no default: keyword-only, so it may follow fields with defaults
+        kw["kw_only"] = True
     if implicit:
         return dataclasses.field(**kw)
-    if not f.packed:
-        kw["packed"] = False
-    if f.oneof is not None:
-        kw["oneof"] = f.oneof
-    return field(f.tag, **kw)
+    return field(f.tag, **kw, **_member_options(f))
+
+
+def _attrs_field(f: FieldSpec, classes: list[type], implicit: bool) -> Any:
+    annotation = _annotation(f, classes)
+    if not implicit:
+        annotation = Annotated[annotation, member(f.tag, **_member_options(f))]
+    default = _default(f, classes)
+    if "factory" in default:
+        return attrs.field(type=annotation, factory=default["factory"])
+    if "default" in default:
+        return attrs.field(type=annotation, default=default["default"])
+    return attrs.field(type=annotation, kw_only=True)
 
 
 # ------------------------------------------------------------ the twin .proto
@@ -371,6 +408,8 @@ def _multi_entry_map(obj: Any) -> bool:
         return any(_multi_entry_map(v) for v in obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return any(_multi_entry_map(getattr(obj, f.name)) for f in dataclasses.fields(obj))
+    if attrs.has(type(obj)):
+        return any(_multi_entry_map(getattr(obj, a.name)) for a in attrs.fields(type(obj)))
     return False
 
 
