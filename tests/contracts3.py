@@ -283,21 +283,6 @@ def canonical(msg: Message) -> bytes:
     return msg.SerializeToString(deterministic=True)
 
 
-def unknown_bytes(obj: Any) -> bytes:
-    """What protoattr writes for ``obj`` beyond its known fields (its unknown fields),
-    found by comparing with a copy rebuilt from the known fields alone."""
-    data = pa.serialize(obj)
-    fresh = pa.serialize(_rebuilt(obj))
-    assert data.startswith(fresh), (data.hex(" "), fresh.hex(" "))
-    return data[len(fresh) :]
-
-
-def _rebuilt(obj: Any) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(obj)
-
-
 __all__ = [
     "ANIMALS_PROTO",
     "ANIMALS_V2_PROTO",
@@ -323,5 +308,4 @@ __all__ = [
     "parse",
     "records_pb",
     "shapes_pb",
-    "unknown_bytes",
 ]
