@@ -33,7 +33,7 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, EncodeError
 from ._fields import field
-from ._runtime import decode_message_list, set_unknown
+from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
 from ._wire import encode_varint
 
 __all__ = ["Codec", "TypeModel", "default_model"]
@@ -399,9 +399,14 @@ class TypeModel:
             return merged  # type: ignore[no-any-return]
         for f in self._chain_fields(obj.__class__):
             setattr(obj, f.name, getattr(merged, f.name))
-        for key, unknown in vars(merged).items() if hasattr(merged, "__dict__") else ():
-            if key.startswith("__protoattr_unknown"):
-                set_unknown(obj, key, unknown)
+        chain = [obj.__class__]
+        link = self._parent_of(obj.__class__)
+        while link is not None:
+            chain.append(link[0])
+            link = self._parent_of(link[0])
+        for level in chain:  # the merged unknown fields, wherever the object keeps them
+            key = unknown_key(level, chain[-1])
+            set_unknown(obj, key, get_unknown(merged, key) or b"")
         return obj
 
     def _chain_fields(self, cls: type) -> list[FieldInfo]:
