@@ -19,31 +19,74 @@ WORKLOAD_TITLES = {
 
 
 def medians(runs: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """``{lib: {workload: {op_ns: median, size, gzip_size, runs, error?}}}``."""
+    """``{lib: {workload: {op_ns: median, samples: {op: {run: ns}}, size, gzip_size, error?}}}``.
+
+    ``runs`` holds the workers' outputs, each tagged with its ``run`` number.
+    """
     acc: dict[str, dict[str, dict[str, Any]]] = {}
-    for run in runs:
-        lib = run["lib"]
+    for out in runs:
+        lib = out["lib"]
         libacc = acc.setdefault(lib, {})
-        if "error" in run:
-            libacc.setdefault("*", {"error": run["error"]})
+        if "error" in out:
+            libacc.setdefault("*", {"error": out["error"]})
             continue
-        for w, res in run["workloads"].items():
-            wacc = libacc.setdefault(w, {"samples": {op: [] for op in OPS}})
+        for w, res in out["workloads"].items():
+            wacc = libacc.setdefault(w, {"samples": {op: {} for op in OPS}})
             if "error" in res:
                 wacc["error"] = res["error"]
                 continue
             wacc["size"] = res["size"]
             wacc["gzip_size"] = res["gzip_size"]
             for op in OPS:
-                wacc["samples"][op].append(res[f"{op}_ns"])
+                wacc["samples"][op][out.get("run", len(wacc["samples"][op]))] = res[f"{op}_ns"]
     for libacc in acc.values():
         for wacc in libacc.values():
             samples = wacc.get("samples", {})
             for op, xs in samples.items():
                 if xs:
-                    wacc[f"{op}_ns"] = statistics.median(xs)
+                    wacc[f"{op}_ns"] = statistics.median(xs.values())
             wacc["runs"] = max((len(xs) for xs in samples.values()), default=0)
     return acc
+
+
+def paired_ratio(med: dict[str, Any], lib: str, other: str, w: str, op: str) -> float | None:
+    """Median over the runs of ``lib``'s time / ``other``'s time in the same run.
+
+    Within a run the libraries are timed back to back on the same workload, so
+    a per-run ratio cancels most of the drift in machine load between runs.
+    """
+    mine = med.get(lib, {}).get(w, {}).get("samples", {}).get(op, {})
+    theirs = med.get(other, {}).get(w, {}).get("samples", {}).get(op, {})
+    ratios = [mine[r] / theirs[r] for r in mine if theirs.get(r)]
+    return statistics.median(ratios) if ratios else None
+
+
+def spread(med: dict[str, Any], lib: str, w: str, op: str) -> float | None:
+    """Slowest run / fastest run: how noisy the machine was for this figure."""
+    xs = list(med.get(lib, {}).get(w, {}).get("samples", {}).get(op, {}).values())
+    return max(xs) / min(xs) if xs and min(xs) > 0 else None
+
+
+def _all_samples(libacc: dict[str, Any]) -> list[dict[Any, float]]:
+    return [xs for wacc in libacc.values() for xs in wacc.get("samples", {}).values()]
+
+
+def noise_note(med: dict[str, Any], workloads: list[str]) -> str:
+    """One line on how much the runs disagreed (slowest / fastest run, per figure)."""
+    xs = [
+        sp
+        for lib in med
+        for w in workloads
+        for op in OPS
+        if (sp := spread(med, lib, w, op)) is not None
+    ]
+    if not xs or max(len(x) for lib in med.values() for x in _all_samples(lib)) < 2:
+        return ""
+    xs.sort()
+    return (
+        "\nrun-to-run spread (slowest / fastest run of a figure): "
+        f"median {statistics.median(xs):.2f}, worst {xs[-1]:.2f}"
+    )
 
 
 def _us(ns: float | None) -> str:
@@ -57,10 +100,8 @@ def _us(ns: float | None) -> str:
     return f"{us:.2f}"
 
 
-def _ratio(x: float | None, base: float | None) -> str:
-    if x is None or not base:
-        return "-"
-    return f"{x / base:.2f}x"
+def _fmt_ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}x"
 
 
 def table(med: dict[str, Any], libs: list[str], workloads: list[str], markdown: bool) -> str:
@@ -72,7 +113,6 @@ def table(med: dict[str, Any], libs: list[str], workloads: list[str], markdown: 
     head += ["size B", "gzip B"]
     for w in workloads:
         rows = []
-        base = med.get(BASELINE, {}).get(w, {})
         for lib in libs:
             r = med.get(lib, {}).get(w)
             if r is None and "*" not in med.get(lib, {}):
@@ -83,7 +123,8 @@ def table(med: dict[str, Any], libs: list[str], workloads: list[str], markdown: 
                 continue
             row = [lib]
             for op in OPS:
-                row += [_us(r.get(f"{op}_ns")), _ratio(r.get(f"{op}_ns"), base.get(f"{op}_ns"))]
+                ratio = paired_ratio(med, lib, BASELINE, w, op)
+                row += [_us(r.get(f"{op}_ns")), _fmt_ratio(ratio)]
             row += [f"{r['size']:,}", f"{r['gzip_size']:,}"]
             rows.append(row)
         out.append(_render(WORKLOAD_TITLES.get(w, w), head, rows, markdown))
@@ -139,16 +180,20 @@ def targets(med: dict[str, Any], workloads: list[str]) -> list[dict[str, Any]]:
     out = []
     for label, other, key, kind, bound in spec:
         for w in workloads:
-            mine, theirs = _get(med, P, w, key), _get(med, other, w, key)
-            if mine is None or theirs is None or not mine or not theirs:
+            if key == "size":
+                mine, theirs = _get(med, P, w, key), _get(med, other, w, key)
+                ratio = mine / theirs if mine and theirs else None
+            else:
+                ratio = paired_ratio(med, P, other, w, key.removesuffix("_ns"))
+            if not ratio:
                 out.append({"target": label, "workload": w, "figure": None, "met": None})
                 continue
             if kind == "speedup":
-                fig = theirs / mine
+                fig = 1 / ratio
                 met = fig >= bound
                 text = f"{fig:.1f}x faster"
             else:
-                fig = mine / theirs
+                fig = ratio
                 met = fig <= bound if kind == "ratio" else fig < bound
                 text = f"{fig:.2f}x"
             out.append({"target": label, "workload": w, "figure": fig, "text": text, "met": met})
@@ -170,7 +215,7 @@ def targets_table(tg: list[dict[str, Any]], workloads: list[str], markdown: bool
         rows.append(row)
     met = sum(1 for t in tg if t["met"])
     known = sum(1 for t in tg if t["met"] is not None)
-    title = f"Targets of the issue (medians): {met} of {known} met"
+    title = f"Targets of the issue (medians of per-run ratios): {met} of {known} met"
     return _render(title, head, rows, markdown)
 
 
@@ -193,7 +238,7 @@ def chart(med: dict[str, Any], libs: list[str], workloads: list[str], path: str)
         base = {op: _get(med, BASELINE, w, f"{op}_ns") for op in ("serialize", "deserialize")}
         ys = range(len(present))
         for k, op in enumerate(("serialize", "deserialize")):
-            vals = [(_get(med, lib, w, f"{op}_ns") or 0) / (base[op] or 1) for lib in present]
+            vals = [paired_ratio(med, lib, BASELINE, w, op) or 0.0 for lib in present]
             ax.barh(
                 [y + (k - 0.5) * 0.38 for y in ys], vals, height=0.38, color=colours[op], label=op
             )

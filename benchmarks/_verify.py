@@ -23,7 +23,7 @@ SAME_BYTES = {
 
 def verify(libs: list[str], workloads: list[str], scale: float) -> dict[str, Any]:
     """Return ``{"checks": [...], "failed": bool}``; each check is a dict with ``ok``."""
-    data = make_data(scale)
+    data = make_data(scale, tuple(workloads))
     peers: dict[str, Any] = {}
     checks: list[dict[str, Any]] = []
 

@@ -27,7 +27,7 @@ def measure(
     warm_up = getattr(peer, "warm_up", None)
     if warm_up is not None:
         warm_up()
-    data = make_data(scale)
+    data = make_data(scale, tuple(w for w in workloads if w in peer.CODECS))
     out: dict[str, Any] = {"lib": lib, "version": peer.version(), "workloads": {}}
     for name in workloads:
         if name not in peer.CODECS:

@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import _protoc, _report, _verify
-from benchmarks.peers import PEERS
+from benchmarks.peers import ONLY, PEERS
 from benchmarks.workloads import WORKLOADS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +40,7 @@ def machine() -> dict[str, Any]:
     except (OSError, subprocess.CalledProcessError):
         pass
     return {
+        "loadavg_before": _loadavg(),
         "cpu": cpu,
         "cpus": os.cpu_count(),
         "os": platform.platform(),
@@ -47,7 +48,47 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run_worker(lib: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
+def _loadavg() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def _busy_cores(interval: float = 0.5) -> float | None:
+    """CPUs' worth of non-idle time over ``interval`` (Linux ``/proc/stat``), else None."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        return sum(fields), idle
+
+    try:
+        total0, idle0 = sample()
+        time.sleep(interval)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    total = total1 - total0
+    return (os.cpu_count() or 1) * (1 - (idle1 - idle0) / total) if total else 0.0
+
+
+def wait_quiet(max_wait: float) -> bool:
+    """Wait up to ``max_wait`` s for the machine to be (nearly) idle; True if it was."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        busy = _busy_cores()
+        if busy is None or busy < 0.5:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(2.0)
+
+
+def run_worker(
+    lib: str, workload: str, args: argparse.Namespace, env: dict[str, str]
+) -> dict[str, Any]:
     cmd = [
         sys.executable,
         "-m",
@@ -56,12 +97,16 @@ def run_worker(lib: str, args: argparse.Namespace, env: dict[str, str]) -> dict[
         f"--min-time={args.min_time}",
         f"--repeat={args.repeat}",
         f"--scale={args.scale}",
-        f"--workloads={','.join(args.workloads)}",
+        f"--workloads={workload}",
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
-        return {"lib": lib, "error": f"worker exited {proc.returncode}: {proc.stderr[-2000:]}"}
+        return {
+            "lib": lib,
+            "workloads": {workload: {"error": f"worker exited {proc.returncode}"}},
+            "error": f"worker exited {proc.returncode}: {proc.stderr[-2000:]}",
+        }
     result: dict[str, Any] = json.loads(lines[-1])
     return result
 
@@ -78,6 +123,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--chart", metavar="PATH", help="write a PNG chart (needs matplotlib)")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     p.add_argument("--no-verify", action="store_true", help="skip the correctness checks")
+    p.add_argument(
+        "--wait-quiet",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="before each worker, wait up to S seconds for other processes to go idle",
+    )
+    p.add_argument("--report", metavar="PATH", help="re-print (and chart) a saved --json; no run")
     a = p.parse_args(argv)
     a.libs = [x for x in a.libs.split(",") if x]
     a.workloads = [x for x in a.workloads.split(",") if x]
@@ -91,8 +144,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return a
 
 
+def report_saved(args: argparse.Namespace) -> int:
+    payload = json.loads(Path(args.report).read_text())
+    libs = [x for x in args.libs if x in payload["versions"]]
+    workloads = payload["config"]["workloads"]
+    runs = payload["config"]["runs"]
+    med = _report.medians(payload["runs"])
+    m = payload["machine"]
+    print(f"machine: {m['cpu']}, {m['cpus']} CPUs, {m['os']}, {m['python']}\n")
+    print(f"time per operation (µs), median of {runs} run(s); x upb = ratio to google-upb\n")
+    print(_report.table(med, libs, workloads, args.markdown))
+    if "protoattr" in libs:
+        print()
+        print(_report.targets_table(_report.targets(med, workloads), workloads, args.markdown))
+    if args.chart:
+        _report.chart(med, libs, workloads, args.chart)
+        print(f"chart written to {args.chart}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.report:
+        return report_saved(args)
     started = time.time()
     pb2_dir = tempfile.mkdtemp(prefix="protoattr-bench-pb2-")
     _protoc.compile_protos(pb2_dir)
@@ -112,17 +186,24 @@ def main(argv: list[str] | None = None) -> int:
 
     runs: list[dict[str, Any]] = []
     for r in range(args.runs):
-        order = args.libs[r % len(args.libs) :] + args.libs[: r % len(args.libs)]
-        for lib in order:
-            t0 = time.perf_counter()
-            res = run_worker(lib, args, env)
-            res["run"] = r
-            runs.append(res)
-            note = f"  ERROR {res['error'][:200]}" if "error" in res else ""
-            print(
-                f"  run {r + 1}/{args.runs} {lib:<15} {time.perf_counter() - t0:5.1f} s{note}",
-                file=sys.stderr,
-            )
+        # Per workload, the libraries back to back (in an order rotating per run),
+        # each in a fresh process: per-run ratios then compare like with like.
+        for w in args.workloads:
+            libs = [lib for lib in args.libs if w in ONLY.get(lib, WORKLOADS)]
+            k = r % len(libs)
+            for lib in libs[k:] + libs[:k]:
+                quiet = wait_quiet(args.wait_quiet) if args.wait_quiet else None
+                t0 = time.perf_counter()
+                res = run_worker(lib, w, args, env)
+                res["run"] = r
+                res["machine_was_quiet"] = quiet
+                runs.append(res)
+                note = f"  ERROR {res['error'][-300:]}" if "error" in res else ""
+                took = time.perf_counter() - t0
+                print(
+                    f"  run {r + 1}/{args.runs} {w:<8} {lib:<15} {took:5.1f} s{note}",
+                    file=sys.stderr,
+                )
 
     versions = {}
     for res in runs:
@@ -135,10 +216,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {lib:<15} {versions.get(lib, '?')}")
     print(f"\ntime per operation (µs), median of {args.runs} run(s); x upb = ratio to google-upb\n")
     print(_report.table(med, args.libs, args.workloads, args.markdown))
+    print(_report.noise_note(med, args.workloads))
     if tg:
         print()
         print(_report.targets_table(tg, args.workloads, args.markdown))
-    print(f"\ntotal {time.time() - started:.0f} s")
+    if args.wait_quiet:
+        noisy = sum(1 for res in runs if res.get("machine_was_quiet") is False)
+        print(f"\n{noisy} of {len(runs)} workers started while other processes were busy")
+    info["loadavg_after"] = _loadavg()
+    print(f"\nload average before / after: {info['loadavg_before']} / {info['loadavg_after']}")
+    print(f"total {time.time() - started:.0f} s")
 
     if args.json:
         payload = {

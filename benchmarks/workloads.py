@@ -15,10 +15,6 @@ The four workloads come from the seed articles:
 ``dns``      seed 004: ``DnsResponse`` with 5,000 ``DnsRecord``s (proto2 with defaults).
 """
 
-# protoattr's ``field()`` returns ``dataclasses.field(...)``, which ruff's RUF009
-# does not know (``lint.flake8-bugbear.extend-immutable-calls`` would teach it).
-# ruff: noqa: RUF009
-
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -209,11 +205,12 @@ def make_dns(n: int = 5000, seed: int = _SEED) -> DnsResponse:
     return DnsResponse(records=records)
 
 
-def make_data(scale: float = 1.0) -> dict[str, object]:
+def make_data(scale: float = 1.0, names: tuple[str, ...] = WORKLOADS) -> dict[str, object]:
     """The workloads' objects; ``scale`` shrinks the two big lists (for ``--quick``)."""
-    return {
-        "book": make_book(),
-        "tasks": make_tasks(),
-        "boilers": make_boilers(max(1, round(7000 * scale))),
-        "dns": make_dns(max(1, round(5000 * scale))),
+    makers = {
+        "book": make_book,
+        "tasks": make_tasks,
+        "boilers": lambda: make_boilers(max(1, round(7000 * scale))),
+        "dns": lambda: make_dns(max(1, round(5000 * scale))),
     }
+    return {name: makers[name]() for name in names}

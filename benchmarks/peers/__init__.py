@@ -25,6 +25,9 @@ PEERS = {
 
 BASELINE = "google-upb"
 
+# Libraries measured on some workloads only (the rest run all four).
+ONLY = {"thrift-compact": ("dns",)}
+
 
 def load(name: str) -> ModuleType:
     """Import the peer module registered as ``name``."""

@@ -1,0 +1,327 @@
+"""Cold start: what generating codecs costs, and what a first call costs.
+
+``python -m benchmarks.cold_start [--contracts 200] [--runs 5] [--json PATH]``
+
+A module of ``--contracts`` generated contract classes (scalars of every kind,
+enums, Timestamps, packed and unpacked repeated fields, maps of scalars and of
+messages, and nested and repeated messages referring to earlier classes) is
+written to a temporary directory and imported; then, each run in a fresh process:
+
+* ``proto_contract`` (validation and reflection) is timed per class;
+* ``TypeModel.compile()`` on a model holding every contract, per contract;
+* the first ``serialize`` and first ``deserialize`` of each class, on a model
+  that compiled nothing (each class in a fresh model, so the first call pays
+  for generating the codecs of that class and of every class its value
+  reaches), and on a model after ``compile()``;
+* ahead of time: the model is written once with ``model.write_module``; then,
+  in fresh processes, the time to import that file (which installs every codec
+  with no reflection and no code generation) and the first calls after it;
+* the steady state: the median of later calls, for comparison.
+
+Medians over the contracts, then over the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from time import perf_counter_ns
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the package importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (annotation, default expression, value expression) -- {i} is the class number.
+_KINDS = [
+    ("pa.int32", "0", "-{i} - 7"),
+    ("int", "0", "{i} * 1_000_003"),
+    ("pa.uint32", "0", "{i} + 300"),
+    ("pa.sint64", "0", "-{i} * 99"),
+    ("pa.fixed32", "0", "{i} + 1"),
+    ("pa.sfixed64", "0", "-{i} - 1"),
+    ("float", "0.0", "{i} / 7"),
+    ("pa.float32", "0.0", "0.5"),
+    ("bool", "False", "True"),
+    ("str", '""', '"name-{i}-é"'),
+    ("bytes", 'b""', 'b"\\x00\\x01{i}"'),
+    ("Colour", "Colour.RED", "Colour.BLUE"),
+    ("datetime", "EPOCH", "EPOCH + timedelta(days={i}, microseconds={i})"),
+    ("list[pa.int32]", "FACTORY", "[1, 2, {i}, -3]"),
+    ("list[str]", "FACTORY", '["a", "b{i}"]'),
+    ("list[Colour]", "FACTORY", "[Colour.GREEN, Colour.RED]"),
+    ("dict[str, pa.int32]", "FACTORY", '{{"k": {i}, "j": 2}}'),
+    ("dict[int, str]", "FACTORY", '{{{i}: "v", -1: ""}}'),
+    ("Optional[pa.int64]", "None", "{i}"),
+    ("Optional[str]", "None", '""'),
+]
+
+
+def contracts_source(n: int) -> str:
+    """Python source of a module defining ``C0`` … ``C{n-1}`` and ``make(i, depth)``."""
+    out = [
+        "import dataclasses",
+        "from datetime import datetime, timedelta, timezone",
+        "from enum import IntEnum",
+        "from typing import Optional",
+        "import protoattr as pa",
+        "from protoattr import field",
+        "EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)",
+        "class Colour(IntEnum):",
+        "    RED = 0",
+        "    GREEN = 1",
+        "    BLUE = 2",
+        "CLASSES = []",
+        "MAKERS = []",
+    ]
+    for i in range(n):
+        out.append("@dataclasses.dataclass")
+        out.append(f"class C{i}:")
+        values = []
+        tag = 0
+        for k in range(4 + i % 9):
+            ann, default, value = _KINDS[(i + 3 * k) % len(_KINDS)]
+            tag += 1
+            name = f"f{tag}"
+            if default == "FACTORY":
+                origin = ann.split("[", 1)[0]
+                out.append(f"    {name}: {ann} = field({tag}, default_factory={origin})")
+            else:
+                out.append(f"    {name}: {ann} = field({tag}, default={default})")
+            values.append(f"{name}={value.format(i=i)}")
+        if i > 0:
+            a, b = i // 2, i // 3
+            out.append(f"    one: Optional[C{a}] = field({tag + 1}, default=None)")
+            out.append(f"    many: list[C{b}] = field({tag + 2}, default_factory=list)")
+            out.append(f"    byname: dict[str, C{b}] = field({tag + 3}, default_factory=dict)")
+            values.append(f"one=None if depth == 0 else MAKERS[{a}](depth - 1)")
+            values.append(f"many=[] if depth == 0 else [MAKERS[{b}](depth - 1)] * 2")
+            values.append(f'byname={{}} if depth == 0 else {{"x": MAKERS[{b}](depth - 1)}}')
+        out.append(f"CLASSES.append(C{i})")
+        out.append(f"MAKERS.append(lambda depth: C{i}({', '.join(values)}))")
+    return "\n".join(out) + "\n"
+
+
+MODULE = "protoattr_cold_start_contracts"
+CODECS_MODULE = "protoattr_cold_start_codecs"
+
+
+def load_contracts(directory: str) -> Any:
+    """Import the contracts module written to ``directory`` (a real, importable file)."""
+    sys.path.insert(0, directory)
+    return importlib.import_module(MODULE)
+
+
+def _timed(fn: Any, *args: Any) -> tuple[int, Any]:
+    t0 = perf_counter_ns()
+    result = fn(*args)
+    return perf_counter_ns() - t0, result
+
+
+def _steady(fn: Any, *args: Any, n: int = 15) -> float:
+    times = []
+    for _ in range(n):
+        t0 = perf_counter_ns()
+        fn(*args)
+        times.append(perf_counter_ns() - t0)
+    return statistics.median(times)
+
+
+def measure_once(directory: str) -> dict[str, Any]:
+    """One cold process's figures (µs)."""
+    import protoattr as pa
+
+    mod = load_contracts(directory)
+    classes, makers = mod.CLASSES, mod.MAKERS
+    n = len(classes)
+
+    declare = [_timed(pa.proto_contract, c)[0] for c in classes]
+    objs = [make(2) for make in makers]
+
+    # compile() of the whole model
+    model = pa.TypeModel()
+    for c in classes:
+        model.add(c)
+    compile_ns, _ = _timed(model.compile)
+    datas = []
+    first_ser_c, first_de_c, steady_ser, steady_de = [], [], [], []
+    mismatches: list[str] = []
+    for c, obj in zip(classes, objs, strict=True):
+        t, data = _timed(model.serialize, obj)
+        first_ser_c.append(t)
+        t, back = _timed(model.deserialize, c, data)
+        first_de_c.append(t)
+        if back != obj:
+            mismatches.append(c.__name__)
+        datas.append(data)
+        steady_ser.append(_steady(model.serialize, obj))
+        steady_de.append(_steady(model.deserialize, c, data))
+
+    # no compile(): each class in a fresh model, first call generates its codec
+    first_ser_l, first_de_l = [], []
+    for c, obj, data in zip(classes, objs, datas, strict=True):
+        first_ser_l.append(_timed(pa.TypeModel().serialize, obj)[0])
+        first_de_l.append(_timed(pa.TypeModel().deserialize, c, data)[0])
+
+    med = statistics.median
+    return {
+        "declare_us_per_contract": med(declare) / 1e3,
+        "compile_us_per_contract": compile_ns / n / 1e3,
+        "compile_ms_total": compile_ns / 1e6,
+        "first_serialize_us_lazy": med(first_ser_l) / 1e3,
+        "first_deserialize_us_lazy": med(first_de_l) / 1e3,
+        "first_serialize_us_compiled": med(first_ser_c) / 1e3,
+        "first_deserialize_us_compiled": med(first_de_c) / 1e3,
+        "steady_serialize_us": med(steady_ser) / 1e3,
+        "steady_deserialize_us": med(steady_de) / 1e3,
+        "encoded_bytes_median": med(len(d) for d in datas),
+        "round_trip_mismatches": mismatches,
+    }
+
+
+def write_aot(directory: str) -> None:
+    """Compile the default model's contracts and write them with ``model.write_module``."""
+    import protoattr as pa
+
+    for c in load_contracts(directory).CLASSES:
+        pa.proto_contract(c)
+    pa.default_model.compile()
+    pa.default_model.write_module(Path(directory, f"{CODECS_MODULE}.py"))
+
+
+def measure_aot(directory: str) -> dict[str, Any]:
+    """A fresh process that imports the ahead-of-time module instead of generating code."""
+    import protoattr as pa
+
+    mod = load_contracts(directory)
+    classes, makers = mod.CLASSES, mod.MAKERS
+    for c in classes:
+        pa.proto_contract(c)
+    objs = [make(2) for make in makers]
+    import_ns, _ = _timed(importlib.import_module, CODECS_MODULE)
+    first_ser, first_de, mismatches = [], [], []
+    for c, obj in zip(classes, objs, strict=True):
+        t, data = _timed(pa.serialize, obj)
+        first_ser.append(t)
+        t, back = _timed(pa.deserialize, c, data)
+        first_de.append(t)
+        if back != obj:
+            mismatches.append(c.__name__)
+    med = statistics.median
+    return {
+        "aot_import_ms_total": import_ns / 1e6,
+        "aot_import_us_per_contract": import_ns / len(classes) / 1e3,
+        "first_serialize_us_aot": med(first_ser) / 1e3,
+        "first_deserialize_us_aot": med(first_de) / 1e3,
+        "round_trip_mismatches": mismatches,
+    }
+
+
+ROWS = [
+    ("proto_contract() per class (declare, validate)", "declare_us_per_contract"),
+    ("model.compile() per contract", "compile_us_per_contract"),
+    ("model.compile() total, ms", "compile_ms_total"),
+    ("first serialize, no compile() (generates codecs)", "first_serialize_us_lazy"),
+    ("first deserialize, no compile() (generates codecs)", "first_deserialize_us_lazy"),
+    ("first serialize after compile()", "first_serialize_us_compiled"),
+    ("first deserialize after compile()", "first_deserialize_us_compiled"),
+    ("import of the write_module() file, per contract", "aot_import_us_per_contract"),
+    ("import of the write_module() file, total, ms", "aot_import_ms_total"),
+    ("first serialize after that import", "first_serialize_us_aot"),
+    ("first deserialize after that import", "first_deserialize_us_aot"),
+    ("steady-state serialize", "steady_serialize_us"),
+    ("steady-state deserialize", "steady_deserialize_us"),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.cold_start")
+    p.add_argument("--contracts", type=int, default=200)
+    p.add_argument("--runs", type=int, default=5, help="fresh processes (median is shown)")
+    p.add_argument("--json", metavar="PATH")
+    p.add_argument("--markdown", action="store_true")
+    p.add_argument("--child", choices=("measure", "write-aot", "aot"), help=argparse.SUPPRESS)
+    p.add_argument("--dir", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.child == "measure":
+        sys.stdout.write(json.dumps(measure_once(a.dir)) + "\n")
+        return 0
+    if a.child == "write-aot":
+        write_aot(a.dir)
+        return 0
+    if a.child == "aot":
+        sys.stdout.write(json.dumps(measure_aot(a.dir)) + "\n")
+        return 0
+
+    directory = tempfile.mkdtemp(prefix="protoattr-cold-start-")
+    Path(directory, f"{MODULE}.py").write_text(contracts_source(a.contracts))
+
+    def child(kind: str) -> dict[str, Any] | None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "benchmarks.cold_start",
+            f"--child={kind}",
+            f"--dir={directory}",
+        ]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+        if proc.returncode != 0:
+            print(proc.stderr, file=sys.stderr)
+            raise SystemExit(1)
+        lines = proc.stdout.strip().splitlines()
+        return json.loads(lines[-1]) if lines else None
+
+    runs: list[dict[str, Any]] = []
+    for r in range(a.runs):
+        runs.append(child("measure") or {})
+        print(f"  run {r + 1}/{a.runs}: generate and compile", file=sys.stderr)
+    child("write-aot")
+    for r in range(a.runs):
+        # The first import also compiles the written module to bytecode (a .pyc, as
+        # for any module); the later runs load that, as every later start-up would.
+        aot = child("aot") or {}
+        runs[r]["round_trip_mismatches"] += aot.pop("round_trip_mismatches")
+        runs[r].update(aot)
+        print(f"  run {r + 1}/{a.runs}: ahead of time", file=sys.stderr)
+    keys = [k for k in runs[0] if k != "round_trip_mismatches"]
+    med = {k: statistics.median(run[k] for run in runs) for k in keys}
+    bad = runs[0]["round_trip_mismatches"]
+    title = (
+        f"cold start: {a.contracts} generated contracts, median of {a.runs} fresh processes "
+        f"(per-contract figures are medians over the contracts; µs unless marked)"
+    )
+    steady_s, steady_d = med["steady_serialize_us"], med["steady_deserialize_us"]
+
+    def vs(key: str) -> str:
+        base = steady_d if "deserialize" in key else steady_s
+        return f"{med[key] / base:.1f}x steady" if "first" in key else ""
+
+    if a.markdown:
+        print(f"**{title}**\n\n| measurement | µs | |\n|:---|---:|---:|")
+        for label, key in ROWS:
+            print(f"| {label} | {med[key]:,.1f} | {vs(key)} |")
+    else:
+        print(title)
+        for label, key in ROWS:
+            print(f"  {label:<52} {med[key]:>10,.1f}  {vs(key)}")
+        print(f"  (median encoded message: {med['encoded_bytes_median']:.0f} bytes)")
+    if bad:
+        print(
+            f"WARNING: deserialize(serialize(x)) != x for {len(bad)} of {a.contracts} contracts "
+            f"({', '.join(bad[:8])}{', ...' if len(bad) > 8 else ''}); timings are still shown",
+            file=sys.stderr,
+        )
+    if a.json:
+        Path(a.json).write_text(json.dumps({"medians": med, "runs": runs}, indent=1) + "\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
