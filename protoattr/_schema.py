@@ -1,0 +1,570 @@
+"""Export contracts as ``.proto`` text: proto2, proto3 or edition 2023.
+
+:func:`schema` declares a contract and everything it reaches (the contracts
+and enums its fields use, its subtypes and its bases) so that protoc accepts
+the file and the code Google generates from it reads and writes the same
+bytes as protoattr.  Where a syntax cannot say what a contract means (a
+non-zero default in proto3, a required field, a group, a closed enum), the
+export refuses with a :class:`ContractError` that names the field and the
+syntax that can.
+
+How protoattr's field semantics map to each syntax:
+
+=====================  ==================  ====================  ================================
+protoattr              proto2              proto3                editions (2023)
+=====================  ==================  ====================  ================================
+``T`` (zero default)   ``optional T``      ``T``                 ``T [field_presence = IMPLICIT]``
+``T = d`` (non-zero)   ``[default = d]``   error                 ``T [default = d]``
+``Optional[T]``        ``optional T``      ``optional T``        ``T`` (explicit by default)
+``required=True``      ``required T``      error                 ``[LEGACY_REQUIRED]``
+``group=True``         ``group``           error                 ``[DELIMITED]``
+``packed`` (default)   ``[packed = true]``  packed by default     packed by default
+``packed=False``       expanded            ``[packed = false]``  ``[EXPANDED]``
+closed enum            every enum          error                 ``enum_type = CLOSED``
+=====================  ==================  ====================  ================================
+
+Enums: values are listed with the zero member first (proto3 and open
+editions enums require it, and for proto2 it makes the implicit default the
+same as protoattr's).  An open enum without a zero member gets a synthetic
+``<ENUM_NAME>_UNSPECIFIED = 0`` (the Google style guide's name; protobuf-net
+emits ``ZERO``, which collides between two enums of one package).  proto2
+enums are always closed: an open protoattr enum exported as proto2 keeps
+unknown numbers in the field where Google's runtime moves them to the
+unknown fields; the bytes of known values are the same.
+
+Inheritance is exported the way protobuf-net does it: the base message gets
+``oneof subtype { Circle Circle = 10; }`` and each subtype is a message with
+its own fields only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import math
+import re
+import struct
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._contract import ContractInfo, FieldInfo, Label, ValueType
+from ._errors import ContractError
+from ._types import INT_RANGES, PACKABLE, Kind
+from ._wire import MAX_FIELD_NUMBER
+
+if TYPE_CHECKING:
+    from ._model import TypeModel
+
+__all__ = ["SYNTAXES", "schema"]
+
+SYNTAXES = ("proto2", "proto3", "editions")
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_WELL_KNOWN = {
+    Kind.TIMESTAMP: "google/protobuf/timestamp.proto",
+    Kind.DURATION: "google/protobuf/duration.proto",
+}
+_INDENT = "  "
+
+
+def schema(
+    model: TypeModel,
+    cls: type | Iterable[type],
+    *,
+    syntax: str = "proto3",
+    package: str | None = None,
+) -> str:
+    """The ``.proto`` text declaring ``cls`` (a contract, or several) and all it reaches.
+
+    ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023);
+    ``package`` becomes the file's ``package`` statement.
+    """
+    if syntax not in SYNTAXES:
+        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
+    if package is not None and not _PACKAGE.fullmatch(package):
+        raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
+    roots = [cls] if isinstance(cls, type) else list(cls)
+    if not roots:
+        raise ValueError("schema() needs at least one contract class")
+    return _Exporter(model, syntax, package).run(roots)
+
+
+class _Message:
+    """One contract, as the exporter sees it."""
+
+    def __init__(self, cls: type, info: ContractInfo, fields: list[FieldInfo]) -> None:
+        self.cls = cls
+        self.info = info
+        self.fields = fields
+        self.children: list[tuple[int, type]] = []
+        self.as_message = False  # reached as a message (not only as a proto2 group)
+
+
+class _Exporter:
+    def __init__(self, model: TypeModel, syntax: str, package: str | None) -> None:
+        self.model = model
+        self.syntax = syntax
+        self.package = package
+        self.messages: dict[type, _Message] = {}
+        self.enums: dict[type, None] = {}
+        self.imports: set[str] = set()
+        self.names: dict[str, object] = {}  # top-level proto name -> class
+        self.enum_values: dict[type, list[tuple[str, int]]] = {}
+        self.closed: set[type] = set()  # closed enums
+
+    # -- discovery ------------------------------------------------------------
+
+    def run(self, roots: list[type]) -> str:
+        for root in roots:
+            if not isinstance(root, type):
+                raise ContractError(f"schema() takes contract classes, not {root!r}")
+            self.model.info(root)  # a clear error for a class that is not a contract
+        pending: list[tuple[type, bool]] = [(root, True) for root in roots]
+        while pending:
+            cls, as_message = pending.pop(0)
+            message = self.messages.get(cls)
+            if message is None:
+                info = self.model.info(cls)
+                message = _Message(cls, info, self.model._own_fields(cls))
+                message.children = self.model._children_of(cls)
+                self.messages[cls] = message
+                self._name(info.name, cls, "message")
+                for f in message.fields:
+                    for vt in (f.key, f.value):
+                        if vt is None:
+                            continue
+                        if vt.kind is Kind.ENUM and vt.py_type is not None:
+                            if vt.py_type not in self.enums:
+                                self.enums[vt.py_type] = None
+                                self._name(vt.py_type.__name__, vt.py_type, "enum")
+                            if vt.closed:
+                                self.closed.add(vt.py_type)
+                        elif vt.kind in _WELL_KNOWN:
+                            self.imports.add(_WELL_KNOWN[vt.kind])
+                        elif vt.kind is Kind.MESSAGE and vt.py_type is not None:
+                            inline = f.group and self.syntax == "proto2"
+                            pending.append((vt.py_type, not inline))
+                pending.extend((sub, True) for _, sub in message.children)
+                link = self.model._parent_of(cls)
+                if link is not None:
+                    pending.append((link[0], True))
+            if as_message:
+                message.as_message = True
+        for enum_cls in self.enums:
+            self.enum_values[enum_cls] = self._enum_values(enum_cls)
+        self._scope_enum_values()
+        return self._render()
+
+    def _name(self, name: str, owner: object, what: str) -> None:
+        if not _IDENT.fullmatch(name):
+            raise ContractError(f"{_qual(owner)}: {name!r} is not a valid protobuf {what} name")
+        other = self.names.get(name)
+        if other is not None and other is not owner:
+            raise ContractError(
+                f"{_qual(owner)} and {_qual(other)} are both named {name!r} in this schema: "
+                "give one of them another name (proto_contract(name=...))"
+            )
+        self.names[name] = owner
+
+    # -- enums ----------------------------------------------------------------
+
+    def _enum_values(self, enum_cls: type) -> list[tuple[str, int]]:
+        seen: set[int] = set()
+        values: list[tuple[str, int]] = []
+        members: dict[str, Any] = dict(enum_cls.__members__)  # type: ignore[attr-defined]
+        for name, member in members.items():
+            number = int(member.value)
+            if number in seen:
+                continue  # an alias: protobuf would need allow_alias, and the wire is the same
+            seen.add(number)
+            values.append((name, number))
+        zero = [v for v in values if v[1] == 0]
+        rest = [v for v in values if v[1] != 0]
+        closed = enum_cls in self.closed
+        flag = issubclass(enum_cls, enum.Flag)  # its zero is "no flags", a value of its own
+        if not zero and (flag or (self.syntax != "proto2" and not closed)):
+            base = _upper_snake(enum_cls.__name__)
+            name = f"{base}_UNSPECIFIED"
+            taken = {n for n, _ in values}
+            while name in taken:
+                name += "_"
+            zero = [(name, 0)]
+        return zero + rest
+
+    def _scope_enum_values(self) -> None:
+        """Enum values share their package's scope (C++ rules): prefix colliding ones."""
+        owners: dict[str, list[type]] = {}
+        for enum_cls, values in self.enum_values.items():
+            for name, _ in values:
+                owners.setdefault(name, []).append(enum_cls)
+        clashing: set[type] = set()
+        for name, enums in owners.items():
+            if len(enums) > 1 or name in self.names:
+                clashing.update(enums)
+        for enum_cls in clashing:
+            prefix = _upper_snake(enum_cls.__name__) + "_"
+            self.enum_values[enum_cls] = [
+                (n if n.startswith(prefix) else prefix + n, v)
+                for n, v in self.enum_values[enum_cls]
+            ]
+        taken: dict[str, type] = {}
+        for enum_cls, values in self.enum_values.items():
+            for name, _ in values:
+                other = taken.setdefault(name, enum_cls)
+                if other is not enum_cls or name in self.names:
+                    raise ContractError(
+                        f"{_qual(enum_cls)}: the enum value name {name!r} is used twice in this "
+                        "schema (enum values share their package's scope)"
+                    )
+
+    def _enum_name(self, enum_cls: type, value: Any) -> str:
+        number = int(getattr(value, "value", value))
+        for name, n in self.enum_values[enum_cls]:
+            if n == number:
+                return name
+        raise ContractError(f"{_qual(enum_cls)} has no member with the value {number}")
+
+    # -- rendering ------------------------------------------------------------
+
+    def _render(self) -> str:
+        out: list[str] = []
+        if self.syntax == "editions":
+            out.append('edition = "2023";')
+        else:
+            out.append(f'syntax = "{self.syntax}";')
+        out.append("")
+        if self.package:
+            out += [f"package {self.package};", ""]
+        if self.imports:
+            out += [f'import "{path}";' for path in sorted(self.imports)]
+            out.append("")
+        for message in self.messages.values():
+            if message.as_message:
+                out += self._message(message, 0, frozenset(), frozenset())
+                out.append("")
+        for enum_cls in self.enums:
+            out += self._enum(enum_cls)
+            out.append("")
+        return "\n".join(out).rstrip("\n") + "\n"
+
+    def _enum(self, enum_cls: type) -> list[str]:
+        lines = [f"enum {enum_cls.__name__} {{"]
+        if self.syntax == "editions" and enum_cls in self.closed:
+            lines.append(f"{_INDENT}option features.enum_type = CLOSED;")
+        for name, number in self.enum_values[enum_cls]:
+            lines.append(f"{_INDENT}{name} = {number};")
+        lines.append("}")
+        return lines
+
+    def _message(
+        self,
+        message: _Message,
+        depth: int,
+        inside: frozenset[type],
+        shadow: frozenset[str],
+        group: str | None = None,
+    ) -> list[str]:
+        """The declaration of ``message`` (a proto2 group's body when ``group`` is given).
+
+        ``inside`` are the contracts whose group bodies enclose this one; ``shadow``
+        the names of group types declared in enclosing scopes, which hide top-level
+        messages of the same name (references to those are fully qualified).
+        """
+        if message.cls in inside:
+            raise ContractError(
+                f"{_qual(message.cls)} contains itself as a group, which proto2 cannot declare: "
+                "export with syntax='editions'"
+            )
+        inside = inside | {message.cls}
+        pad = _INDENT * (depth + 1)
+        lines: list[str] = [] if group else [f"{_INDENT * depth}message {message.info.name} {{"]
+        lines += self._reserved(message, pad)
+        used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
+        if self.syntax == "proto2":
+            shadow = shadow | {_group_name(f) for f in message.fields if f.group}
+        seen: set[str] = set()
+        for f in message.fields:
+            if f.proto_name in seen:
+                raise ContractError(f"{f.where}: another field is also named {f.proto_name!r}")
+            seen.add(f.proto_name)
+        if message.children:
+            oneof = "subtype"
+            while oneof in used:
+                oneof += "_"
+            lines.append(f"{pad}oneof {oneof} {{")
+            for tag, sub in message.children:
+                name = self.model.info(sub).name
+                lines.append(f"{pad}{_INDENT}{self._ref(name, shadow)} {name} = {tag};")
+            lines.append(f"{pad}}}")
+        done: set[str] = set()
+        for f in message.fields:
+            if f.oneof is None:
+                lines += self._field(f, depth + 1, inside, shadow)
+            elif f.oneof not in done:
+                done.add(f.oneof)
+                lines.append(f"{pad}oneof {f.oneof} {{")
+                for member in (m for m in message.fields if m.oneof == f.oneof):
+                    lines += self._field(member, depth + 2, inside, shadow)
+                lines.append(f"{pad}}}")
+        if not group:
+            lines.append(f"{_INDENT * depth}}}")
+        return lines
+
+    def _reserved(self, message: _Message, pad: str) -> list[str]:
+        numbers: list[str] = []
+        names: list[str] = []
+        for r in message.info.options.reserved:
+            if isinstance(r, str):
+                if not _IDENT.fullmatch(r):
+                    raise ContractError(
+                        f"{_qual(message.cls)}: reserved name {r!r} is not an identifier"
+                    )
+                # editions write reserved names as identifiers, proto2/proto3 as strings
+                names.append(r if self.syntax == "editions" else _quote(r.encode()))
+            elif isinstance(r, range):
+                if r.step == 1:
+                    if len(r):
+                        last = "max" if r[-1] >= MAX_FIELD_NUMBER else str(r[-1])
+                        numbers.append(str(r.start) if r.start == r[-1] else f"{r.start} to {last}")
+                else:
+                    numbers += [str(n) for n in r]
+            else:
+                numbers.append(str(r))
+        lines = []
+        if numbers:
+            lines.append(f"{pad}reserved {', '.join(numbers)};")
+        if names:
+            lines.append(f"{pad}reserved {', '.join(names)};")
+        return lines
+
+    def _field(
+        self, f: FieldInfo, depth: int, inside: frozenset[type], shadow: frozenset[str]
+    ) -> list[str]:
+        pad = _INDENT * depth
+        syntax = self.syntax
+        options: list[str] = []
+        label = ""
+        in_oneof = f.oneof is not None
+        if syntax == "proto3" and f.value.py_type in self.closed:
+            raise ContractError(
+                f"{f.where}: {_qual(f.value.py_type)} is a closed enum, which proto3 cannot "
+                "declare: export with syntax='proto2' or 'editions'"
+            )
+
+        if f.label is Label.MAP:
+            assert f.key is not None
+            key, value = self._type(f.key, shadow), self._type(f.value, shadow)
+            return [f"{pad}map<{key}, {value}> {f.proto_name} = {f.tag};"]
+
+        if f.group and syntax == "proto3":
+            raise ContractError(
+                f"{f.where}: proto3 has no groups: export with syntax='proto2' or 'editions'"
+            )
+        if f.required and syntax == "proto3":
+            raise ContractError(
+                f"{f.where}: proto3 has no required fields: export with syntax='proto2' or "
+                "'editions'"
+            )
+
+        if f.label is Label.REPEATED:
+            label = "repeated"
+            if f.value.kind in PACKABLE:
+                if syntax == "proto2" and f.packed:
+                    options.append("packed = true")
+                elif syntax == "proto3" and not f.packed:
+                    options.append("packed = false")
+                elif syntax == "editions" and not f.packed:
+                    options.append("features.repeated_field_encoding = EXPANDED")
+        else:
+            presence, default = self._presence(f)
+            if f.required:
+                if syntax == "proto2":
+                    label = "required"
+                else:
+                    options.append("features.field_presence = LEGACY_REQUIRED")
+            elif presence == "implicit":
+                if syntax == "proto2" and not in_oneof:
+                    label = "optional"
+                elif syntax == "editions":
+                    options.append("features.field_presence = IMPLICIT")
+            elif not in_oneof and (
+                syntax == "proto2" or (syntax == "proto3" and not _message_like(f.value))
+            ):
+                label = "optional"  # explicit presence
+            if default is not None:
+                options.append(f"default = {default}")
+
+        if f.group and syntax == "proto2":
+            return self._group(f, label, options, depth, inside, shadow)
+        if f.group:
+            options.append("features.message_encoding = DELIMITED")
+        head = f"{label} " if label else ""
+        tail = f" [{', '.join(options)}]" if options else ""
+        return [f"{pad}{head}{self._type(f.value, shadow)} {f.proto_name} = {f.tag}{tail};"]
+
+    def _group(
+        self,
+        f: FieldInfo,
+        label: str,
+        options: list[str],
+        depth: int,
+        inside: frozenset[type],
+        shadow: frozenset[str],
+    ) -> list[str]:
+        """A proto2 group: the field's name is its type's name, lower-cased."""
+        pad = _INDENT * depth
+        name = _group_name(f)
+        if not name[:1].isupper():
+            raise ContractError(
+                f"{f.where}: a proto2 group's name must start with a letter; export with "
+                "syntax='editions'"
+            )
+        assert f.value.py_type is not None
+        message = self.messages[f.value.py_type]
+        tail = f" [{', '.join(options)}]" if options else ""
+        head = f"{label} " if label else ""
+        lines = [f"{pad}{head}group {name} = {f.tag}{tail} {{"]
+        lines += self._message(message, depth, inside, shadow, group=name)
+        lines.append(f"{pad}}}")
+        return lines
+
+    def _presence(self, f: FieldInfo) -> tuple[str, str | None]:
+        """``("implicit" | "explicit", the [default = ...] text or None)`` of a singular field.
+
+        protoattr writes a non-Optional scalar unless it equals its default, and
+        reads a missing one as that default: where the default is the type's
+        zero that is implicit presence; otherwise it needs a declared default.
+        """
+        vt = f.value
+        default = f.default_factory() if f.default_factory is not None else f.default
+        if f.label is Label.OPTIONAL or f.required or _message_like(vt):
+            presence = "explicit"
+            if default is None or _message_like(vt):
+                return presence, None
+        else:
+            presence = "implicit"
+        if vt.kind is Kind.ENUM and vt.closed:
+            presence = "explicit"  # closed enums cannot have implicit presence
+        wire = _wire_value(vt, default)
+        if wire is None or (vt.domain is not None and default == vt.zero):
+            return presence, None  # Decimal(0), the nil UUID...: absent, as zero is
+        if self.syntax == "proto3":
+            if self._is_zero(vt, wire, first_value=False):
+                return presence, None
+            raise ContractError(
+                f"{f.where}: proto3 cannot declare the default {default!r} (absent fields read "
+                "as zero there): export with syntax='proto2' or 'editions'"
+            )
+        if self.syntax == "editions" and presence == "implicit":
+            if self._is_zero(vt, wire, first_value=False):
+                return presence, None
+        elif self._is_zero(vt, wire, first_value=True):  # proto2 fields are all explicit
+            return presence, None
+        return "explicit", self._default_text(vt, wire)
+
+    def _is_zero(self, vt: ValueType, wire: Any, *, first_value: bool) -> bool:
+        """Whether ``wire`` is what an absent field reads as without ``[default]``."""
+        kind = vt.kind
+        if kind is Kind.ENUM:
+            if first_value and vt.py_type is not None and self.syntax != "proto3":
+                return int(wire) == self.enum_values[vt.py_type][0][1]
+            return int(wire) == 0
+        if kind in (Kind.FLOAT, Kind.DOUBLE):
+            return struct.pack("<d", float(wire)) == struct.pack("<d", 0.0)
+        if kind is Kind.BOOL:
+            return wire is False or wire == 0
+        if kind in INT_RANGES:
+            return int(wire) == 0
+        if kind in (Kind.STRING, Kind.BYTES):
+            return len(wire) == 0
+        return False
+
+    def _default_text(self, vt: ValueType, wire: Any) -> str:
+        kind = vt.kind
+        if kind is Kind.ENUM:
+            assert vt.py_type is not None
+            return self._enum_name(vt.py_type, wire)
+        if kind is Kind.BOOL:
+            return "true" if wire else "false"
+        if kind in (Kind.FLOAT, Kind.DOUBLE):
+            x = float(wire)
+            if math.isnan(x):
+                return "nan"
+            if math.isinf(x):
+                return "inf" if x > 0 else "-inf"
+            return repr(x)
+        if kind is Kind.STRING:
+            return _quote(str(wire).encode("utf-8"))
+        if kind is Kind.BYTES:
+            return _quote(bytes(wire))
+        return str(int(wire))
+
+    def _type(self, vt: ValueType, shadow: frozenset[str]) -> str:
+        kind = vt.kind
+        if kind in (Kind.MESSAGE, Kind.ENUM):
+            assert vt.py_type is not None
+            if kind is Kind.MESSAGE:
+                # a hierarchy travels as its root's message, whichever class the field names
+                root = vt.py_type
+                link = self.model._parent_of(root)
+                while link is not None:
+                    root = link[0]
+                    link = self.model._parent_of(root)
+                return self._ref(self.model.info(root).name, shadow)
+            return self._ref(vt.py_type.__name__, shadow)
+        return str(kind.value)
+
+    def _ref(self, name: str, shadow: frozenset[str]) -> str:
+        """A reference to the top-level ``name``, qualified where a group type hides it."""
+        if name not in shadow:
+            return name
+        return f".{self.package}.{name}" if self.package else f".{name}"
+
+
+def _message_like(vt: ValueType) -> bool:
+    """Messages, Timestamp and Duration: presence is always explicit."""
+    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION)
+
+
+def _wire_value(vt: ValueType, default: Any) -> Any:
+    """The default as the wire kind holds it (Decimal -> str, date -> days...)."""
+    if default is None:
+        return None
+    if vt.domain is not None and vt.encode_with is not None:
+        try:
+            return vt.encode_with(default)
+        except (TypeError, ValueError):
+            return None
+    if vt.domain is not None:
+        return default
+    if isinstance(default, (datetime.datetime, datetime.timedelta)):
+        return None
+    return default
+
+
+def _quote(data: bytes) -> str:
+    """A protobuf string literal: printable ASCII as itself, the rest as octal escapes."""
+    out = ['"']
+    for b in data:
+        if b in (0x22, 0x5C):
+            out.append("\\" + chr(b))
+        elif 0x20 <= b < 0x7F:
+            out.append(chr(b))
+        else:
+            out.append(f"\\{b:03o}")
+    out.append('"')
+    return "".join(out)
+
+
+def _group_name(f: FieldInfo) -> str:
+    return f.proto_name[:1].upper() + f.proto_name[1:]
+
+
+def _upper_snake(name: str) -> str:
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return snake.upper()
+
+
+def _qual(owner: object) -> str:
+    return str(getattr(owner, "__qualname__", repr(owner)))
