@@ -227,6 +227,14 @@ def _import(name: str) -> types.ModuleType:
         if not path.is_file():
             raise CliError(f"{name}: no such file")
         module_name = path.stem
+        loaded = sys.modules.get(module_name)
+        if loaded is not None:
+            if Path(getattr(loaded, "__file__", "") or "").resolve() == path.resolve():
+                return loaded
+            module_name = f"_protoattr_cli_{module_name}"  # do not shadow another module
+        folder = str(path.resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)  # its sibling modules import as they would as a script
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None or spec.loader is None:
             raise CliError(f"{name}: cannot be imported")
@@ -291,8 +299,8 @@ def to_json(value: Any) -> Any:
     durations as protobuf's ``"1.5s"``, enums by name, Decimal and UUID as strings."""
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, enum.Enum):
-        return value.name if value.name is not None else value.value
+    if isinstance(value, enum.Enum):  # by name, unless it has none (a combination of flags)
+        return value.name if value.name in type(value).__members__ else value.value
     if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
         return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, (int, float)):
@@ -432,6 +440,8 @@ def _field_from_json(f: FieldInfo, raw: Any, where: str) -> Any:
 
 
 def _map_key(vt: ValueType, key: str, where: str) -> Any:
+    if vt.domain is not None:  # UUID, date...: written with str()
+        return _value_from_json(vt, key, where)
     if vt.kind is Kind.BOOL:
         if key not in ("true", "false"):
             raise CliError(f"{where}: map key {key!r} is not true or false")

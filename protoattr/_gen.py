@@ -13,9 +13,11 @@ How protobuf declarations become Python:
 - implicit presence (proto3 plain fields) -> ``x: T = field(n, default=<zero>)``;
 - explicit presence (proto2 ``optional``, proto3 ``optional``, messages, edition
   default) -> ``x: T | None = field(n, default=None)``, so presence survives a
-  round trip; where the declared ``[default = d]`` is not the zero value the
-  field is ``x: T = field(n, default=d)`` instead: absent reads as ``d``, and
-  (protoattr's rule) a value equal to ``d`` is not written;
+  round trip; where the declared ``[default = d]`` is not the zero value (for
+  an enum: not its first value) the field is ``x: T = field(n, default=d)``
+  instead: absent reads as ``d``, and (protoattr's rule) a value equal to ``d``
+  is not written, so a message that sets such a field to its default
+  re-encodes without it (parse-equal, not byte-equal);
 - ``required`` -> ``required=True`` with no default (the class is ``kw_only``);
 - ``repeated`` -> ``list[T]`` (``packed=False`` where the schema says expanded),
   ``map<K, V>`` -> ``dict[K, V]``, ``oneof`` -> ``oneof="name"`` on ``T | None`` fields;
@@ -351,8 +353,9 @@ class _Writer:
         enums = [t for t in self.chosen.values() if t.enum is not None]
         messages = [t for t in self.chosen.values() if t.message is not None]
         blocks = [self._enum(t) for t in enums] + [self._message(t) for t in messages]
-        body = "\n\n\n".join(blocks) + "\n"
-        return self._header() + body
+        if not blocks:
+            return self._header().rstrip("\n") + "\n"
+        return self._header() + "\n\n\n".join(blocks) + "\n"
 
     def _ref_type(self, f: d.FieldDescriptorProto) -> _Type | None:
         if not f.type_name:
@@ -408,12 +411,16 @@ class _Writer:
         std = []
         if "enum" in self.uses:
             std.append("import enum")
-        std.append("from dataclasses import dataclass")
+        if "dataclass" in self.uses:
+            std.append("from dataclasses import dataclass")
         times = sorted(self.uses & {"datetime", "timedelta"})
         if times:
             std.append(f"from datetime import {', '.join(times)}")
-        lines += [*std, "", "import protoattr as pa", "", ""]
-        return "\n".join(lines) + "\n"
+        if std:
+            lines += [*std, ""]
+        if "pa" in self.uses:
+            lines += ["import protoattr as pa", ""]
+        return "\n".join(lines) + "\n\n"
 
     # -- enums ---------------------------------------------------------------------------
 
@@ -422,6 +429,7 @@ class _Writer:
         self.uses.add("enum")
         lines: list[str] = []
         if t.features.enum_type == _CLOSED:
+            self.uses.add("pa")
             lines.append("@pa.closed_enum")
         lines.append(f"class {t.py_name}(enum.IntEnum):")
         doc = _docstring(t.comments.get(tuple(t.path)), "    ")
@@ -449,6 +457,7 @@ class _Writer:
     def _message(self, t: _Type) -> str:
         m = t.message
         assert m is not None
+        self.uses |= {"pa", "dataclass"}
         fields = [self._field(t, i, f) for i, f in enumerate(m.field)]
         seen: set[str] = set()
         for f in fields:  # keep attribute names unique after renaming

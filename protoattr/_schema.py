@@ -23,18 +23,35 @@ protoattr              proto2              proto3                editions (2023)
 closed enum            every enum          error                 ``enum_type = CLOSED``
 =====================  ==================  ====================  ================================
 
+A non-Optional scalar whose default is its type's zero (or, for Decimal,
+UUID and date, the domain zero) has implicit presence; proto2 has none, so
+there it is ``optional`` and absent reads as the same zero.  Editions fields
+of closed enums cannot be implicit and are explicit instead.
+
 Enums: values are listed with the zero member first (proto3 and open
-editions enums require it, and for proto2 it makes the implicit default the
-same as protoattr's).  An open enum without a zero member gets a synthetic
+editions enums require it, and for proto2 it makes the implicit default -
+the first value - the same as protoattr's).  An open enum without a zero
+member, and any ``IntFlag`` (whose zero is "no flags"), gets a synthetic
 ``<ENUM_NAME>_UNSPECIFIED = 0`` (the Google style guide's name; protobuf-net
-emits ``ZERO``, which collides between two enums of one package).  proto2
-enums are always closed: an open protoattr enum exported as proto2 keeps
-unknown numbers in the field where Google's runtime moves them to the
-unknown fields; the bytes of known values are the same.
+emits ``ZERO``, which collides between two enums of one package).  Enum
+values share their package's scope, so the values of enums whose names
+collide are prefixed with ``<ENUM_NAME>_``.  proto2 enums are always closed:
+an open protoattr enum exported as proto2 keeps unknown numbers in the field
+where Google's runtime moves them to the unknown fields; the bytes of known
+values are the same.
 
 Inheritance is exported the way protobuf-net does it: the base message gets
 ``oneof subtype { Circle Circle = 10; }`` and each subtype is a message with
-its own fields only.
+its own fields only.  A hierarchy travels as its root's message, so a field
+typed with any class of it is declared with the root's type, and so is the
+top-level message: decode ``serialize(circle)`` as ``Shape``.  protoattr writes
+the subtype's field before the base's own, Google in field-number order: the
+values agree, and the bytes too when subtype tags are below the base's fields.
+
+Names are the contracts' (``proto_contract(name=...)``), the enums' class
+names and the fields' ``proto_name`` (``field(name=...)``); a proto2 group
+takes its field's name, capitalized, and a reference to a top-level message
+that such a group name hides is written fully qualified.
 """
 
 from __future__ import annotations
@@ -145,6 +162,8 @@ class _Exporter:
                         elif vt.kind is Kind.MESSAGE and vt.py_type is not None:
                             inline = f.group and self.syntax == "proto2"
                             pending.append((vt.py_type, not inline))
+                            if inline:  # the group's body is its hierarchy root's
+                                pending.append((self._root(vt.py_type), False))
                 pending.extend((sub, True) for _, sub in message.children)
                 link = self.model._parent_of(cls)
                 if link is not None:
@@ -287,6 +306,10 @@ class _Exporter:
         for f in message.fields:
             if f.proto_name in seen:
                 raise ContractError(f"{f.where}: another field is also named {f.proto_name!r}")
+            if not _IDENT.fullmatch(f.proto_name):
+                raise ContractError(f"{f.where}: {f.proto_name!r} is not a valid field name")
+            if f.oneof is not None and not _IDENT.fullmatch(f.oneof):
+                raise ContractError(f"{f.where}: {f.oneof!r} is not a valid oneof name")
             seen.add(f.proto_name)
         if message.children:
             oneof = "subtype"
@@ -421,7 +444,7 @@ class _Exporter:
                 "syntax='editions'"
             )
         assert f.value.py_type is not None
-        message = self.messages[f.value.py_type]
+        message = self.messages[self._root(f.value.py_type)]
         tail = f" [{', '.join(options)}]" if options else ""
         head = f"{label} " if label else ""
         lines = [f"{pad}{head}group {name} = {f.tag}{tail} {{"]
@@ -506,14 +529,17 @@ class _Exporter:
             assert vt.py_type is not None
             if kind is Kind.MESSAGE:
                 # a hierarchy travels as its root's message, whichever class the field names
-                root = vt.py_type
-                link = self.model._parent_of(root)
-                while link is not None:
-                    root = link[0]
-                    link = self.model._parent_of(root)
-                return self._ref(self.model.info(root).name, shadow)
+                return self._ref(self.model.info(self._root(vt.py_type)).name, shadow)
             return self._ref(vt.py_type.__name__, shadow)
         return str(kind.value)
+
+    def _root(self, cls: type) -> type:
+        """The root of ``cls``'s hierarchy (``cls`` itself outside one)."""
+        link = self.model._parent_of(cls)
+        while link is not None:
+            cls = link[0]
+            link = self.model._parent_of(cls)
+        return cls
 
     def _ref(self, name: str, shadow: frozenset[str]) -> str:
         """A reference to the top-level ``name``, qualified where a group type hides it."""

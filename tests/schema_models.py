@@ -217,6 +217,14 @@ class Canvas:
 
 @proto_contract
 @dataclass
+class Frame:
+    """A group whose type is in a hierarchy: proto2 declares the root's body (Figure's)."""
+
+    shape: Rect | None = field(1, default=None, group=True)
+
+
+@proto_contract
+@dataclass
 class Vehicle:
     """Subtype tags below the base's fields: the bytes agree with Google's."""
 
@@ -352,6 +360,8 @@ FIGURES = [
     Canvas(main=Rect()),
 ]
 
+FRAMES = [Frame(), Frame(Rect("r", None, 1, 2)), Frame(Square("s", POINT, 3, 3, True))]
+
 VEHICLES = [Vehicle(4), Car(4, 5), Truck(6, 12.5), Vehicle()]
 
 BASKETS = [Basket(), Basket(Item("a"), Item("b")), Basket(other=Item())]
@@ -361,6 +371,11 @@ SAMPLES: list[tuple[type, tuple[str, ...], list[Any]]] = [
     (Everything, ALL, EVERYTHING),
     (Legacy, NOT_PROTO3, LEGACY),
     (Canvas, ALL, FIGURES),
+    (Frame, NOT_PROTO3, FRAMES),
     (Vehicle, ALL, VEHICLES),
     (Basket, NOT_PROTO3, BASKETS),
 ]
+
+#: Roots whose samples put a subtype's tag after its base's fields: protoattr writes the
+#: subtype first, Google in field-number order, so only the parsed values agree.
+REORDERED = {Canvas, Frame}

@@ -290,3 +290,39 @@ def test_compile_writes_a_module(tmp_path: Path) -> None:
 def test_compile_of_a_missing_module(run: Any, tmp_path: Path) -> None:
     r = run("compile", "no_such_module", "-o", str(tmp_path / "x.py"))
     assert r.status == 1 and "no module named 'no_such_module'" in r.err
+
+
+MODELS = """
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass
+
+import protoattr as pa
+
+
+class Perm(enum.IntFlag):
+    R = 4
+    W = 2
+
+
+@pa.proto_contract
+@dataclass
+class Grant:
+    perms: Perm = pa.field(1, default=Perm(0))
+    owners: dict[uuid.UUID, pa.int32] = pa.field(2, default_factory=dict)
+"""
+
+
+def test_module_given_as_a_path(run: Any, tmp_path: Path) -> None:
+    path = tmp_path / "json.py"  # a name taken by another module: loaded under another
+    path.write_text(MODELS)
+    owner = "12345678-1234-5678-1234-567812345678"
+    r = run("encode", f"{path}:Grant", stdin=f'{{"perms": 6, "owners": {{"{owner}": 3}}}}'.encode())
+    assert r.status == 0, r.err
+    decoded = run("decode", f"{path}:Grant", "--json", stdin=r.out)
+    assert json.loads(decoded.out) == {"perms": 6, "owners": {owner: 3}}
+    named = run("decode", f"{path}:Grant", "--json", stdin=b"\x08\x04")
+    assert json.loads(named.out)["perms"] == "R"
+    assert json.loads("[1]") == [1]  # the json module is still the json module

@@ -40,7 +40,7 @@ from tests.contracts import assert_same
 from tests.protoc import compile_proto
 
 CASES = [(cls, syntax, samples) for cls, syntaxes, samples in m.SAMPLES for syntax in syntaxes]
-REORDERED = {m.Canvas}
+REORDERED = m.REORDERED
 WKT = well_known_include()
 assert WKT is not None
 _counter = itertools.count()
@@ -515,3 +515,13 @@ def test_missing_grpc_tools_is_a_clear_error(
     monkeypatch.setitem(sys.modules, "grpc_tools", None)
     with pytest.raises(GenError, match="pip install grpcio-tools"):
         generate([tmp_path / "x.proto"])
+
+
+def test_a_file_of_enums_only(tmp_path: Path) -> None:
+    g = gen_proto('syntax = "proto3";\nenum Only { ZERO = 0; ONE = 1; }\n', tmp_path, "only")
+    assert g.Only.ONE == 1
+    assert "dataclass" not in (tmp_path / "only.py").read_text()
+
+
+def test_a_file_without_declarations(tmp_path: Path) -> None:
+    gen_proto('syntax = "proto3";\npackage nothing;\n', tmp_path, "nothing")
