@@ -61,6 +61,15 @@ def paired_ratio(med: dict[str, Any], lib: str, other: str, w: str, op: str) -> 
     return statistics.median(ratios) if ratios else None
 
 
+def best_ratio(med: dict[str, Any], lib: str, other: str, w: str, op: str) -> float | None:
+    """``lib``'s fastest run / ``other``'s fastest run: the least disturbed figures."""
+    mine = med.get(lib, {}).get(w, {}).get("samples", {}).get(op, {})
+    theirs = med.get(other, {}).get(w, {}).get("samples", {}).get(op, {})
+    if not mine or not theirs or len(mine) < 2:
+        return None
+    return min(mine.values()) / min(theirs.values())
+
+
 def spread(med: dict[str, Any], lib: str, w: str, op: str) -> float | None:
     """Slowest run / fastest run: how noisy the machine was for this figure."""
     xs = list(med.get(lib, {}).get(w, {}).get("samples", {}).get(op, {}).values())
@@ -180,11 +189,13 @@ def targets(med: dict[str, Any], workloads: list[str]) -> list[dict[str, Any]]:
     out = []
     for label, other, key, kind, bound in spec:
         for w in workloads:
+            best = None
             if key == "size":
                 mine, theirs = _get(med, P, w, key), _get(med, other, w, key)
                 ratio = mine / theirs if mine and theirs else None
             else:
                 ratio = paired_ratio(med, P, other, w, key.removesuffix("_ns"))
+                best = best_ratio(med, P, other, w, key.removesuffix("_ns"))
             if not ratio:
                 out.append({"target": label, "workload": w, "figure": None, "met": None})
                 continue
@@ -192,11 +203,24 @@ def targets(med: dict[str, Any], workloads: list[str]) -> list[dict[str, Any]]:
                 fig = 1 / ratio
                 met = fig >= bound
                 text = f"{fig:.1f}x faster"
+                if best:
+                    text += f" (best {1 / best:.1f}x)"
             else:
                 fig = ratio
                 met = fig <= bound if kind == "ratio" else fig < bound
                 text = f"{fig:.2f}x"
-            out.append({"target": label, "workload": w, "figure": fig, "text": text, "met": met})
+                if best:
+                    text += f" (best {best:.2f}x)"
+            out.append(
+                {
+                    "target": label,
+                    "workload": w,
+                    "figure": fig,
+                    "best_runs_figure": best if kind != "speedup" or not best else 1 / best,
+                    "text": text,
+                    "met": met,
+                }
+            )
     return out
 
 
@@ -215,7 +239,10 @@ def targets_table(tg: list[dict[str, Any]], workloads: list[str], markdown: bool
         rows.append(row)
     met = sum(1 for t in tg if t["met"])
     known = sum(1 for t in tg if t["met"] is not None)
-    title = f"Targets of the issue (medians of per-run ratios): {met} of {known} met"
+    title = (
+        f"Targets of the issue: {met} of {known} met (verdicts on the median of per-run "
+        "ratios; in brackets, fastest run / fastest run, as a check on noise)"
+    )
     return _render(title, head, rows, markdown)
 
 
@@ -245,6 +272,10 @@ def chart(med: dict[str, Any], libs: list[str], workloads: list[str], path: str)
             for y, v in zip(ys, vals, strict=True):
                 ax.text(v * 1.04, y + (k - 0.5) * 0.38, f"{v:.2f}", va="center", fontsize=7)
         ax.set_xscale("log")
+        top = max(
+            (paired_ratio(med, lib, BASELINE, w, op) or 1.0) for lib in present for op in colours
+        )
+        ax.set_xlim(right=top * 1.8)
         ax.axvline(1.0, color="grey", lw=0.8, ls="--")
         ax.set_yticks(list(ys))
         ax.set_yticklabels(present, fontsize=8)

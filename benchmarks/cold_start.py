@@ -15,7 +15,8 @@ written to a temporary directory and imported; then, each run in a fresh process
   reaches), and on a model after ``compile()``;
 * ahead of time: the model is written once with ``model.write_module``; then,
   in fresh processes, the time to import that file (which installs every codec
-  with no reflection and no code generation) and the first calls after it;
+  with no code generation), once before its ``.pyc`` exists and then with it,
+  and the first calls after the import;
 * the steady state: the median of later calls, for comparison.
 
 Medians over the contracts, then over the runs.
@@ -26,6 +27,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
+import py_compile
 import statistics
 import subprocess
 import sys
@@ -232,8 +235,10 @@ ROWS = [
     ("first deserialize, no compile() (generates codecs)", "first_deserialize_us_lazy"),
     ("first serialize after compile()", "first_serialize_us_compiled"),
     ("first deserialize after compile()", "first_deserialize_us_compiled"),
-    ("import of the write_module() file, per contract", "aot_import_us_per_contract"),
-    ("import of the write_module() file, total, ms", "aot_import_ms_total"),
+    ("write_module() file: size, MB", "aot_module_mb"),
+    ("its first import, no .pyc yet, total, ms", "aot_import_ms_no_pyc"),
+    ("its import with its .pyc, per contract", "aot_import_us_per_contract"),
+    ("its import with its .pyc, total, ms", "aot_import_ms_total"),
     ("first serialize after that import", "first_serialize_us_aot"),
     ("first deserialize after that import", "first_deserialize_us_aot"),
     ("steady-state serialize", "steady_serialize_us"),
@@ -263,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     directory = tempfile.mkdtemp(prefix="protoattr-cold-start-")
     Path(directory, f"{MODULE}.py").write_text(contracts_source(a.contracts))
 
-    def child(kind: str) -> dict[str, Any] | None:
+    def child(kind: str, env: dict[str, str] | None = None) -> dict[str, Any] | None:
         cmd = [
             sys.executable,
             "-m",
@@ -271,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             f"--child={kind}",
             f"--dir={directory}",
         ]
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
         if proc.returncode != 0:
             print(proc.stderr, file=sys.stderr)
             raise SystemExit(1)
@@ -283,13 +288,21 @@ def main(argv: list[str] | None = None) -> int:
         runs.append(child("measure") or {})
         print(f"  run {r + 1}/{a.runs}: generate and compile", file=sys.stderr)
     child("write-aot")
+    aot_file = Path(directory, f"{CODECS_MODULE}.py")
+    # Once with no bytecode cache (Python compiles the written source), as the
+    # very first start after deploying it without one would be.
+    no_pyc = child("aot", env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}) or {}
+    # Then with the .pyc that installing or the first import writes (py_compile
+    # writes it whatever PYTHONDONTWRITEBYTECODE says), as every later start-up.
+    py_compile.compile(str(aot_file), doraise=True)
     for r in range(a.runs):
-        # The first import also compiles the written module to bytecode (a .pyc, as
-        # for any module); the later runs load that, as every later start-up would.
         aot = child("aot") or {}
         runs[r]["round_trip_mismatches"] += aot.pop("round_trip_mismatches")
         runs[r].update(aot)
         print(f"  run {r + 1}/{a.runs}: ahead of time", file=sys.stderr)
+    for run in runs:
+        run["aot_import_ms_no_pyc"] = no_pyc["aot_import_ms_total"]
+        run["aot_module_mb"] = aot_file.stat().st_size / 1e6
     keys = [k for k in runs[0] if k != "round_trip_mismatches"]
     med = {k: statistics.median(run[k] for run in runs) for k in keys}
     bad = runs[0]["round_trip_mismatches"]
@@ -304,13 +317,13 @@ def main(argv: list[str] | None = None) -> int:
         return f"{med[key] / base:.1f}x steady" if "first" in key else ""
 
     if a.markdown:
-        print(f"**{title}**\n\n| measurement | µs | |\n|:---|---:|---:|")
+        print(f"**{title}**\n\n| measurement | value | vs steady state |\n|:---|---:|---:|")
         for label, key in ROWS:
             print(f"| {label} | {med[key]:,.1f} | {vs(key)} |")
     else:
         print(title)
         for label, key in ROWS:
-            print(f"  {label:<52} {med[key]:>10,.1f}  {vs(key)}")
+            print(f"  {label:<50} {med[key]:>10,.1f}  {vs(key)}")
         print(f"  (median encoded message: {med['encoded_bytes_median']:.0f} bytes)")
     if bad:
         print(
