@@ -186,14 +186,14 @@ class _Generator:
         chain = self.chain(cls)  # [cls, parent, grandparent, ..., root]
         for level in chain:
             self._oneof_checks(src, ctx.own_fields(level))
-        src("out = bytearray()")
+        src("out = []  # the message's pieces, joined once at the end")
         for i, level in enumerate(chain):
             if i:
                 tag = self.ctx.parent_of(chain[i - 1])
                 assert tag is not None
                 src(f"# the {chain[i - 1].__qualname__} part, nested in {level.__qualname__}")
-                src("b = out")
-                src("out = bytearray()")
+                src('b = b"".join(out)')
+                src("out = []")
                 self._write_len(src, "out", tag[1], "b")
             for f in ctx.own_fields(level):
                 src(f"# {f.name}: {_describe(f)} = {f.tag}")
@@ -202,9 +202,9 @@ class _Generator:
             if self.preserve_unknown(level):
                 src(f"u = {self.unknown_get(level, 'obj')}")
                 src("if u:")
-                src.indent()("out += u")
+                src.indent()("out.append(u)")
                 src.dedent()
-        src("return out")
+        src('return b"".join(out)')
         return src.lines
 
     # -- hierarchy and unknown-field helpers -------------------------------
@@ -274,9 +274,10 @@ class _Generator:
             with src.indent():
                 src("for k, x in v.items():")
                 with src.indent():
-                    src("e = bytearray()")
+                    src("e = []")
                     self._encode_value(src, f.key, "k", 1, "e", where + "[key]", False)
                     self._encode_value(src, f.value, "x", 2, "e", where + "[value]", False)
+                    src('e = b"".join(e)')
                     self._write_len(src, "out", f.tag, "e")
             return
         if f.required:
@@ -319,15 +320,15 @@ class _Generator:
                 dbytes = b"\x00" * size
             src(f"if b != {dbytes!r}:")
             with src.indent():
-                src(f"out += {self.tag_literal(f.tag, wire_type(kind))}")
-                src("out += b")
+                src(f"out.append({self.tag_literal(f.tag, wire_type(kind))})")
+                src("out.append(b)")
             return
         if kind is Kind.BOOL:
             d = bool(default)
             src(f"if v is not {d}:")
             with src.indent():
                 src(f"if v is {not d} or (v == {int(not d)} and type(v) is int):")
-                src.indent()(f"out += {_wire.tag_bytes(f.tag, 0) + bytes((int(not d),))!r}")
+                src.indent()(f"out.append({_wire.tag_bytes(f.tag, 0) + bytes((int(not d),))!r})")
                 src.dedent()
                 src(f"elif not (v == {int(d)} and type(v) is int):")
                 src.indent()(f"raise _bad_value({where!r}, 'bool', v)")
@@ -361,20 +362,20 @@ class _Generator:
         src.indent()(f"raise _out_of_range({where!r}, {kind.value!r}, {var})")
         src.dedent()
 
-    def _write_varint(self, src: _Source, buf: str, var: str, unsigned: bool = False) -> None:
-        cond = f"{var} < 128" if unsigned else f"0 <= {var} < 128"
-        src(f"if {cond}:")
-        src.indent()(f"{buf}.append({var})")
-        src.dedent()
-        src("else:")
-        src.indent()(f"{buf} += _varint({var})")
-        src.dedent()
+    def prefix_table(self, prefix: bytes) -> str:
+        """The name of the shared table ``prefix + bytes([i])`` for i < 128."""
+        return self.const(_wire.prefix_table(prefix), "after_" + _identifier(prefix.hex()))
+
+    def _write_varint(self, src: _Source, buf: str, var: str, prefix: bytes = b"") -> None:
+        """Append ``prefix`` and the varint of the non-negative int ``var``."""
+        table = self.prefix_table(prefix)
+        slow = f"{prefix!r} + _varint({var})" if prefix else f"_varint({var})"
+        src(f"{buf}.append({table}[{var}] if {var} < 128 else {slow})")
 
     def _write_len(self, src: _Source, buf: str, tag: int, data: str) -> None:
-        src(f"{buf} += {self.tag_literal(tag, 2)}")
         src(f"n = len({data})")
-        self._write_varint(src, buf, "n", unsigned=True)
-        src(f"{buf} += {data}")
+        self._write_varint(src, buf, "n", _wire.tag_bytes(tag, 2))
+        src(f"{buf}.append({data})")
 
     def _encode_value(
         self,
@@ -396,36 +397,46 @@ class _Generator:
                 true_bytes = _wire.tag_bytes(tag, 0) + b"\x01"
                 false_bytes = _wire.tag_bytes(tag, 0) + b"\x00"
                 src(f"if {var} is True:")
-                src.indent()(f"{buf} += {true_bytes!r}")
+                src.indent()(f"{buf}.append({true_bytes!r})")
                 src.dedent()
                 src(f"elif {var} is False:")
-                src.indent()(f"{buf} += {false_bytes!r}")
+                src.indent()(f"{buf}.append({false_bytes!r})")
                 src.dedent()
                 src("else:")
-                src.indent()(f"{buf} += {self.tag_literal(tag, 0)} + _bool_byte({var}, {where!r})")
+                src.indent()(
+                    f"{buf}.append({self.tag_literal(tag, 0)} + _bool_byte({var}, {where!r}))"
+                )
                 src.dedent()
                 self.ns["_bool_byte"] = _bool_byte
                 return
             if kind is Kind.ENUM and not enum_done:
                 self._enum_to_int(src, vt, var)
-            self._range_check(src, kind, var, where)
-            src(f"{buf} += {self.tag_literal(tag, 0)}")
-            if kind is Kind.SINT32:
-                src(f"z = ({var} << 1) ^ ({var} >> 31)")
-                self._write_varint(src, buf, "z", unsigned=True)
-            elif kind is Kind.SINT64:
-                src(f"z = ({var} << 1) ^ ({var} >> 63)")
-                self._write_varint(src, buf, "z", unsigned=True)
-            else:
-                self._write_varint(src, buf, var)
+            tag_bytes = _wire.tag_bytes(tag, 0)
+            lo, hi = INT_RANGES[kind]
+            if kind in (Kind.SINT32, Kind.SINT64):
+                self._range_check(src, kind, var, where)
+                bits = 31 if kind is Kind.SINT32 else 63
+                src(f"z = ({var} << 1) ^ ({var} >> {bits})")
+                self._write_varint(src, buf, "z", tag_bytes)
+                return
+            # small non-negative numbers first: one table lookup, no range check
+            src(f"if 0 <= {var} < 128:")
+            src.indent()(f"{buf}.append({self.prefix_table(tag_bytes)}[{var}])")
+            src.dedent()
+            src(f"elif {lo} <= {var} <= {hi}:")
+            src.indent()(f"{buf}.append({tag_bytes!r} + _varint({var}))")
+            src.dedent()
+            src("else:")
+            src.indent()(f"raise _out_of_range({where!r}, {kind.value!r}, {var})")
+            src.dedent()
             return
         if kind in _FIXED:
             fmt = _FIXED[kind][0]
             packer = self.const(_PACK[fmt], "pack_" + fmt)
-            src(f"{buf} += {self.tag_literal(tag, wire_type(kind))}")
             if kind in INT_RANGES:
                 self._range_check(src, kind, var, where)
-            src(f"{buf} += {packer}({var})")
+            src(f"{buf}.append({self.tag_literal(tag, wire_type(kind))})")
+            src(f"{buf}.append({packer}({var}))")
             return
         if kind is Kind.STRING:
             src(f"b = {var}.encode()")
@@ -438,9 +449,9 @@ class _Generator:
             assert vt.py_type is not None
             codec = self.codec(vt.py_type)
             if group:
-                src(f"{buf} += {self.tag_literal(tag, 3)}")
-                src(f"{buf} += {codec}.encode({var})")
-                src(f"{buf} += {self.tag_literal(tag, 4)}")
+                src(f"{buf}.append({self.tag_literal(tag, 3)})")
+                src(f"{buf}.append({codec}.encode({var}))")
+                src(f"{buf}.append({self.tag_literal(tag, 4)})")
                 return
             src(f"b = {codec}.encode({var})")
             self._write_len(src, buf, tag, "b")
@@ -491,7 +502,12 @@ class _Generator:
                     src("x = (x << 1) ^ (x >> 31)")
                 elif kind is Kind.SINT64:
                     src("x = (x << 1) ^ (x >> 63)")
-                self._write_varint(src, "p", "x")
+                src("if 0 <= x < 128:")
+                src.indent()("p.append(x)")
+                src.dedent()
+                src("else:")
+                src.indent()("p += _varint(x)")
+                src.dedent()
         self._write_len(src, "out", f.tag, "p")
 
     # -- decoding ---------------------------------------------------------
@@ -556,6 +572,10 @@ class _Generator:
         src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
         src.dedent()
         if hier:
+            src("if cls_ is not _cls and base is None and not issubclass(cls_, _cls):")
+            self.ns["_other_subtype"] = _runtime.other_subtype
+            src.indent()("raise _other_subtype(cls_, _cls, end)")
+            src.dedent()
             for i, final in enumerate(levels):
                 src(f"{'if' if i == 0 else 'elif'} cls_ is {self.const(final, 'level')}:")
                 with src.indent():
@@ -653,9 +673,9 @@ class _Generator:
             return "[]"
         if f.label is Label.MAP:
             return "{}"
-        if f.value.kind is Kind.MESSAGE:
-            return "None"  # also the "nothing to merge into" of a message seen first
-        if f.required or f.default_factory is not None:
+        if f.value.kind is Kind.MESSAGE or f.required:
+            return "None"  # a message: also "nothing to merge into"; required: "not seen"
+        if f.default_factory is not None:
             return "_MISSING"
         if f.default is MISSING:
             return "None"
@@ -669,7 +689,7 @@ class _Generator:
         fields = [f for level in reversed(chain) for f in self.ctx.own_fields(level)]
         for f in fields:
             name = f"f_{f.name}"
-            absent = "None" if f.value.kind is Kind.MESSAGE else "_MISSING"
+            absent = "None" if f.value.kind is Kind.MESSAGE or f.required else "_MISSING"
             if f.required:
                 src(f"if {name} is {absent}:")
                 src.indent()(f"raise _missing({qual!r}, {f.name!r}, {f.tag}, end)")

@@ -241,6 +241,10 @@ def proto_contract(
                         f"by {other.__qualname__} in {base.__qualname__}"
                     )
                 siblings[options.subtype_tag] = c
+            from ._model import _MODELS
+
+            for model in list(_MODELS):
+                model._hierarchy_changed(base)
         from ._model import default_model
 
         default_model.add(c, _compile=False)

@@ -15,6 +15,7 @@ import dataclasses
 import struct
 import threading
 import typing
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
@@ -34,7 +35,7 @@ from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, EncodeError
 from ._fields import field
 from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
-from ._wire import encode_varint
+from ._wire import encode_varint, prefix_table
 
 __all__ = ["Codec", "TypeModel", "default_model"]
 
@@ -55,7 +56,7 @@ class Codec:
         self.source: str | None = None
         self.generated: _codegen.GeneratedSource | None = None
         self._info: ContractInfo | None = None
-        self.encode: Callable[[Any], bytearray] = self._lazy_encode
+        self.encode: Callable[[Any], bytes] = self._lazy_encode
         self.decode: Callable[[bytes, int, int, int, Any], Any] = self._lazy_decode
 
     @property
@@ -70,7 +71,7 @@ class Codec:
             self._info = resolve(self.cls, final=True)
         return self._info
 
-    def _lazy_encode(self, obj: Any) -> bytearray:
+    def _lazy_encode(self, obj: Any) -> bytes:
         self._model._install(self)
         return self.encode(obj)
 
@@ -99,6 +100,7 @@ class TypeModel:
         self._list_wrappers: dict[Any, type] = {}
         self._subtypes: dict[type, dict[int, type]] = {}
         self._lock = threading.RLock()
+        _MODELS.add(self)
         self._context = _codegen.CodecContext(
             codec_for=self._codec,
             max_depth=max_depth,
@@ -138,6 +140,17 @@ class TypeModel:
                     self._reset(self._codecs[cls])
             self.add(subtype)
 
+    def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:
+        """``.proto`` text declaring ``cls`` (a contract or a list of them) and all it reaches.
+
+        ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023); a
+        contract the syntax cannot express is a :class:`ContractError` naming the
+        field and a syntax that would work.
+        """
+        from ._schema import schema
+
+        return schema(self, cls, syntax=syntax, package=package)
+
     def write_module(self, path: str | Path) -> Path:
         """Write this model's codecs as an importable Python module (ahead of time).
 
@@ -149,6 +162,13 @@ class TypeModel:
         from ._aot import write_module
 
         return write_module(self, path)
+
+    def _hierarchy_changed(self, base: type) -> None:
+        """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
+        with self._lock:
+            for cls, codec in list(self._codecs.items()):
+                if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
+                    self._reset(codec)
 
     def _reset(self, codec: Codec) -> None:
         """Send a codec back to its lazy state (its hierarchy changed)."""
@@ -449,6 +469,10 @@ class TypeModel:
         return self.info(cls).fields
 
 
+#: every model, so that a subtype declared late can reset its base's codecs everywhere
+_MODELS: weakref.WeakSet[TypeModel] = weakref.WeakSet()
+
+
 class _MessageList:
     """A top-level ``list[T]`` of contracts: field 1, one length-delimited item each."""
 
@@ -458,15 +482,16 @@ class _MessageList:
         self.item = item
         self.max_depth = max_depth
 
-    def encode(self, items: Any) -> bytearray:
+    def encode(self, items: Any) -> bytes:
         encode = self.item.encode
-        out = bytearray()
+        lengths = prefix_table(b"\x0a")
+        out = []
         for obj in items:
             b = encode(obj)
-            out += b"\x0a"
-            out += encode_varint(len(b))
-            out += b
-        return out
+            n = len(b)
+            out.append(lengths[n] if n < 128 else b"\x0a" + encode_varint(n))
+            out.append(b)
+        return b"".join(out)
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:
         return decode_message_list(self.item, buf, pos, end, self.max_depth)
@@ -480,7 +505,7 @@ class _WrappedList:
     def __init__(self, wrapper: Codec) -> None:
         self.wrapper = wrapper
 
-    def encode(self, items: Any) -> bytearray:
+    def encode(self, items: Any) -> bytes:
         return self.wrapper.encode(_Items(items))
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:

@@ -80,6 +80,15 @@ def missing_required(qualname: str, name: str, tag: int, end: int) -> DecodeErro
     return DecodeError(f"{qualname}: required field {name} (tag {tag}) is missing", end)
 
 
+def other_subtype(found: type, wanted: type, end: int) -> DecodeError:
+    """The bytes hold a subtype that is not the class asked for (nor one of its own)."""
+    return DecodeError(
+        f"{wanted.__qualname__}: the message holds a {found.__qualname__}, which is not a "
+        f"{wanted.__qualname__}",
+        end,
+    )
+
+
 def too_deep(qualname: str, max_depth: int, pos: int) -> DecodeError:
     return DecodeError(f"{qualname}: messages nested deeper than max_depth={max_depth}", pos)
 
@@ -273,9 +282,22 @@ def clear_unknown(obj: Any, key: str = UNKNOWN_KEY) -> None:
 def decode_message_list(codec: Any, buf: bytes, pos: int, end: int, max_depth: int) -> list[Any]:
     """Decode repeated field 1 of contracts (a top-level list); other fields are skipped."""
     decode = codec.decode
-    items = []
+    items: list[Any] = []
+    append = items.append
     try:
         while pos < end:
+            if buf[pos] == 10:  # the common case: field 1, a length under 128
+                n = buf[pos + 1]
+                if n < 128:
+                    pos += 2
+                else:
+                    n, pos = read_varint(buf, pos + 1)
+                e = pos + n
+                if e > end:
+                    raise DecodeError("truncated list item (its length runs past the end)", pos)
+                append(decode(buf, pos, e, 1, None))
+                pos = e
+                continue
             tag, pos = read_varint(buf, pos)
             if tag == 10:
                 start = pos

@@ -24,6 +24,7 @@ __all__ = [
     "decode_varint",
     "encode_varint",
     "make_tag",
+    "prefix_table",
     "read_varint",
     "signed32",
     "signed64",
@@ -68,6 +69,17 @@ def encode_varint(value: int) -> bytes:
 
 
 _SMALL = [bytes((i,)) for i in range(0x80)]
+
+#: ``prefix_table(p)[i] == p + bytes([i])`` for i < 128, one shared tuple per prefix:
+#: a tag and a one-byte varint (a small number or a short length) in one lookup.
+PREFIX_TABLES: dict[bytes, tuple[bytes, ...]] = {}
+
+
+def prefix_table(prefix: bytes) -> tuple[bytes, ...]:
+    table = PREFIX_TABLES.get(prefix)
+    if table is None:
+        table = PREFIX_TABLES.setdefault(prefix, tuple(prefix + bytes((i,)) for i in range(0x80)))
+    return table
 
 
 def tag_bytes(field_number: int, wire_type: int) -> bytes:
