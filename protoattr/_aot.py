@@ -260,7 +260,8 @@ def _known_objects() -> dict[int, str]:
     """Objects the generated code uses that have no importable name of their own."""
     from . import _contract, _wire
 
-    tables = {id(t): f"_ref('protoattr._wire', 'prefix_table')({p!r})" for p, t in _wire.PREFIX_TABLES.items()}
+    table = "_ref('protoattr._wire', 'prefix_table')"
+    tables = {id(t): f"{table}({p!r})" for p, t in _wire.PREFIX_TABLES.items()}
     return tables | {
         id(_contract.MISSING): "_ref('protoattr._contract', 'MISSING')",
         id(object.__setattr__): "object.__setattr__",
