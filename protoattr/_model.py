@@ -369,8 +369,8 @@ class TypeModel:
         if type is not None and _is_list_type(type):
             codec = self._list_codec(type)
         else:
-            codec = self._codecs.get(obj.__class__)
-            if codec is None or codec.source is None:
+            codec = self._codecs.get(obj.__class__)  # a lazy codec compiles on first call
+            if codec is None:
                 codec = self._compiled_codec(obj.__class__)
         try:
             return bytes(codec.encode(obj))
@@ -385,8 +385,8 @@ class TypeModel:
     def deserialize(self, cls: Any, data: Buffer) -> Any: ...
     def deserialize(self, cls: Any, data: Buffer) -> Any:
         """Decode ``data`` as ``cls`` (or ``list[T]``, a repeated field 1)."""
-        codec = self._codecs.get(cls)
-        if codec is None or codec.source is None:
+        codec = self._codecs.get(cls)  # a lazy codec compiles on first call
+        if codec is None:
             return self._deserialize_slow(cls, data)
         buf = data if data.__class__ is bytes else bytes(data)
         return codec.decode(buf, 0, len(buf), 0, None)
