@@ -32,7 +32,7 @@ from ._contract import (
     resolve,
 )
 from ._convert import add_surrogate, surrogate_for
-from ._errors import ContractError, EncodeError
+from ._errors import ContractError, DecodeError, EncodeError
 from ._fields import field
 from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
 from ._wire import encode_varint, prefix_table
@@ -293,9 +293,16 @@ class TypeModel:
         codec = Codec(self, cls)
         to, back = sur.to_surrogate, sur.from_surrogate
         codec.encode = lambda obj: inner.encode(to(obj))
-        codec.decode = lambda buf, pos, end, depth, base: back(
-            inner.decode(buf, pos, end, depth, None)
-        )
+        def decode(buf: bytes, pos: int, end: int, depth: int, base: Any) -> Any:
+            value = inner.decode(buf, pos, end, depth, None)
+            try:
+                return back(value)
+            except DecodeError:
+                raise
+            except (ValueError, ArithmeticError) as exc:
+                raise DecodeError(f"{cls.__qualname__}: {exc}", pos) from None
+
+        codec.decode = decode
         codec.source = f"# {cls.__qualname__} travels as {sur.contract.__qualname__}\n" + (
             inner.source or ""
         )
@@ -373,7 +380,7 @@ class TypeModel:
             if codec is None:
                 codec = self._compiled_codec(obj.__class__)
         try:
-            return bytes(codec.encode(obj))
+            return codec.encode(obj)  # type: ignore[no-any-return]
         except EncodeError:
             raise
         except _ENCODE_FAILURES as exc:

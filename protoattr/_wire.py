@@ -58,6 +58,8 @@ def encode_varint(value: int) -> bytes:
     """Base-128 varint of ``value``; negative numbers take ten bytes (two's complement)."""
     if 0 <= value < 0x80:
         return _SMALL[value]
+    if 0 < value < 0x4000:  # two bytes: lengths and numbers up to 16383, the next commonest
+        return bytes((value & 0x7F | 0x80, value >> 7))
     if value < 0:
         value &= _MASK64
     out = bytearray()
