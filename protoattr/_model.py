@@ -381,7 +381,7 @@ class TypeModel:
                 codec = self._compiled_codec(obj.__class__)
         try:
             return codec.encode(obj)  # type: ignore[no-any-return]
-        except EncodeError:
+        except (EncodeError, ContractError):  # a lazy codec may find its contract bad
             raise
         except _ENCODE_FAILURES as exc:
             raise self._explain(obj, exc) from None
