@@ -222,6 +222,8 @@ class TypeModel:
     def compile(self) -> None:
         """Generate and compile every added contract and everything it reaches, now."""
         with self._lock:
+            for cls in self._added:  # top-level lists of each contract: nothing left for later
+                self._list_codec(list[cls])  # type: ignore[valid-type]
             pending = list(self._added)
             seen: set[type] = set()
             while pending:
