@@ -13,6 +13,7 @@ boundary turns it into a :class:`DecodeError` with the byte offset.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import decimal
 import threading
@@ -94,20 +95,14 @@ def days_to_date(days: int) -> datetime.date:
 # -- surrogates -------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
 class Surrogate:
     """How a foreign type travels: as ``contract``, through the two functions."""
 
-    def __init__(
-        self,
-        foreign: type,
-        contract: type,
-        to_surrogate: Callable[[Any], Any],
-        from_surrogate: Callable[[Any], Any],
-    ) -> None:
-        self.foreign = foreign
-        self.contract = contract
-        self.to_surrogate = to_surrogate
-        self.from_surrogate = from_surrogate
+    foreign: type
+    contract: type
+    to_surrogate: Callable[[Any], Any]
+    from_surrogate: Callable[[Any], Any]
 
 
 _SURROGATES: dict[type, Surrogate] = {}

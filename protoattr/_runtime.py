@@ -152,22 +152,25 @@ def _read_seconds_nanos(
     return seconds, nanos
 
 
+def _seconds_nanos_after(
+    buf: bytes, pos: int, end: int, previous: Any, encode: Any, what: str
+) -> tuple[int, int]:
+    """Seconds and nanos of a Timestamp/Duration body, merged into ``previous``'s (if any):
+    a well-known message seen twice merges field by field, as any message does."""
+    s0 = n0 = 0
+    if previous is not None:
+        body = encode(previous)
+        s0, n0 = _read_seconds_nanos(body, 0, len(body), what)
+    return _read_seconds_nanos(buf, pos, end, what, s0, n0)
+
+
 def decode_timestamp(
     buf: bytes, pos: int, end: int, previous: datetime.datetime | None = None
 ) -> datetime.datetime:
-    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision).
-
-    ``previous`` is the value already read for the field: a Timestamp seen twice
-    merges field by field, as any message does.
-    """
-    start = pos
-    s0 = n0 = 0
-    if previous is not None:
-        body = encode_timestamp(previous)
-        s0, n0 = _read_seconds_nanos(body, 0, len(body), "Timestamp")
-    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Timestamp", s0, n0)
+    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision)."""
+    seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_timestamp, "Timestamp")
     if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
-        raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", start)
+        raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", pos)
     return EPOCH + datetime.timedelta(seconds=seconds, microseconds=nanos // 1000)
 
 
@@ -175,18 +178,13 @@ def decode_duration(
     buf: bytes, pos: int, end: int, previous: datetime.timedelta | None = None
 ) -> datetime.timedelta:
     """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision)."""
-    start = pos
-    s0 = n0 = 0
-    if previous is not None:
-        body = encode_duration(previous)
-        s0, n0 = _read_seconds_nanos(body, 0, len(body), "Duration")
-    seconds, nanos = _read_seconds_nanos(buf, pos, end, "Duration", s0, n0)
+    seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_duration, "Duration")
     if abs(seconds) > _MAX_DURATION or abs(nanos) > 999_999_999:
-        raise DecodeError(f"Duration out of range: seconds={seconds} nanos={nanos}", start)
+        raise DecodeError(f"Duration out of range: seconds={seconds} nanos={nanos}", pos)
     try:
         return datetime.timedelta(seconds=seconds, microseconds=int(nanos / 1000))
     except OverflowError:
-        raise DecodeError(f"Duration out of range for timedelta: {seconds}s", start) from None
+        raise DecodeError(f"Duration out of range for timedelta: {seconds}s", pos) from None
 
 
 def group_end(
