@@ -60,6 +60,27 @@ def encode_varint(value: int) -> bytes:
         return _SMALL[value]
     if 0 < value < 0x4000:  # two bytes: lengths and numbers up to 16383, the next commonest
         return bytes((value & 0x7F | 0x80, value >> 7))
+    if 0 < value < 0x800000000:  # three to five bytes without a loop (seconds since 1970 take five)
+        if value < 0x200000:
+            return bytes((value & 0x7F | 0x80, value >> 7 & 0x7F | 0x80, value >> 14))
+        if value < 0x10000000:
+            return bytes(
+                (
+                    value & 0x7F | 0x80,
+                    value >> 7 & 0x7F | 0x80,
+                    value >> 14 & 0x7F | 0x80,
+                    value >> 21,
+                )
+            )
+        return bytes(
+            (
+                value & 0x7F | 0x80,
+                value >> 7 & 0x7F | 0x80,
+                value >> 14 & 0x7F | 0x80,
+                value >> 21 & 0x7F | 0x80,
+                value >> 28,
+            )
+        )
     if value < 0:
         value &= _MASK64
     out = bytearray()
