@@ -6,7 +6,6 @@ fields tags with :func:`field` (or ``Annotated[..., member(n)]``), and
 every other runtime.  See https://github.com/ (docs/) for the guide.
 """
 
-from __future__ import annotations
 
 from ._contract import closed_enum, proto_contract
 from ._convert import UUIDBytes
