@@ -1,4 +1,4 @@
-"""The public surface is exactly what ``protoattr.__all__`` lists, sorted (as httpx pins its own)."""
+"""The public surface is exactly what ``protoattr.__all__`` lists, sorted (as httpx pins it)."""
 
 from __future__ import annotations
 
