@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_timedelta = datetime.timedelta
 _EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
 _MIN_TS, _MAX_TS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31T23:59:59
 _MAX_DURATION = 315576000000
@@ -135,7 +136,10 @@ def _read_seconds_nanos(
     buf: bytes, pos: int, end: int, what: str, seconds: int = 0, nanos: int = 0
 ) -> tuple[int, int]:
     while pos < end:
-        tag, pos = read_varint(buf, pos)
+        tag = buf[pos]  # tags 8 and 16 are one byte
+        pos += 1
+        if tag >= 0x80:
+            tag, pos = read_varint(buf, pos - 1)
         if tag == 8:
             seconds, pos = read_varint(buf, pos)
             if seconds >= 1 << 63:
@@ -171,7 +175,7 @@ def decode_timestamp(
     seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_timestamp, "Timestamp")
     if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
         raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", pos)
-    return EPOCH + datetime.timedelta(seconds=seconds, microseconds=nanos // 1000)
+    return EPOCH + _timedelta(0, seconds, nanos // 1000)
 
 
 def decode_duration(
