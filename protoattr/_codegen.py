@@ -263,6 +263,13 @@ class _Generator:
             with src.indent():
                 if f.packed:
                     self._encode_packed(src, f)
+                elif kind is Kind.MESSAGE and not f.group and f.value.encode_with is None:
+                    assert f.value.py_type is not None
+                    src(f"enc = {self.codec(f.value.py_type)}.encode")
+                    src("for x in v:")
+                    with src.indent():
+                        src("b = enc(x)")
+                        self._write_len(src, "out", f.tag, "b")
                 else:
                     src("for x in v:")
                     with src.indent():
@@ -281,10 +288,12 @@ class _Generator:
                     self._write_len(src, "out", f.tag, "e")
             return
         if f.required:
-            src("if v is None:")
-            msg = f"{where}: required field is None"
-            src.indent()(f"raise _EncodeError({msg!r})")
-            src.dedent()
+            if f.value.domain is not None or kind is Kind.BOOL:
+                # elsewhere None fails by itself, and the slow path names the field
+                src("if v is None:")
+                msg = f"{where}: required field is None"
+                src.indent()(f"raise _EncodeError({msg!r})")
+                src.dedent()
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
             return
         if f.label is Label.OPTIONAL or kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
