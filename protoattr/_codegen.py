@@ -1,7 +1,7 @@
 """Generate the Python source of one contract's codec.
 
-:func:`codec_source` is a pure function: from a :class:`ContractInfo` it returns
-``(source, namespace)``, the text of two functions and the names that text
+:func:`codec_source` is a pure function: from a :class:`ContractInfo` it returns a
+:class:`GeneratedSource`: the text of two functions and the values of the names that text
 refers to.  All the thinking happens here, once per class: tag bytes are
 precomputed, each field gets straight-line code specialised to its kind and
 label, and every helper is a global of the generated module (one dictionary
@@ -10,7 +10,7 @@ functions.
 
 The generated functions are::
 
-    encode_<Name>(obj) -> bytearray          # the message body, without length
+    encode_<Name>(obj) -> bytes              # the message body, without length
     decode_<Name>(buf, pos, end, depth, base) -> obj
 
 ``decode`` reads ``buf[pos:end]`` (``buf`` is ``bytes``); ``base`` is ``None``
@@ -50,7 +50,6 @@ _UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values
 _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 #: kinds whose second occurrence merges into the first (messages, well-known or not)
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
-_LEN_KINDS = frozenset({Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 
 
 def wire_type(kind: Kind) -> int:

@@ -474,8 +474,6 @@ class TypeModel:
         """The resolved contract of ``cls`` (fields in tag order)."""
         return resolve(cls, final=True)
 
-    def fields(self, cls: type) -> list[FieldInfo]:
-        return self.info(cls).fields
 
 
 #: every model, so that a subtype declared late can reset its base's codecs everywhere

@@ -273,14 +273,6 @@ def set_unknown(obj: Any, key: str, data: bytes) -> None:
         _SIDE.set(obj, key, data)
 
 
-def clear_unknown(obj: Any, key: str = UNKNOWN_KEY) -> None:
-    """Forget the unknown fields kept for ``obj``."""
-    try:
-        obj.__dict__.pop(key, None)
-    except AttributeError:
-        _SIDE.set(obj, key, b"")
-
-
 def decode_message_list(codec: Any, buf: bytes, pos: int, end: int, max_depth: int) -> list[Any]:
     """Decode repeated field 1 of contracts (a top-level list); other fields are skipped."""
     decode = codec.decode
