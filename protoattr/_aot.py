@@ -22,8 +22,10 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import functools
 import hashlib
 import importlib
+import inspect
 import struct
 import uuid
 from collections.abc import Callable
@@ -90,7 +92,6 @@ class Installer:
         cls: type,
         expected: str,
         factory: Callable[..., tuple[Any, Any]],
-        source: str,
         namespace: Callable[[], dict[str, Any]],
     ) -> None:
         actual = fingerprint(cls)
@@ -106,7 +107,15 @@ class Installer:
         encode, decode = factory(**namespace())
         codec.encode = encode
         codec.decode = decode
-        codec.source = source
+        codec._source = None
+        codec._source_fn = functools.partial(_factory_source, factory)
+
+
+def _factory_source(factory: Callable[..., Any]) -> str:
+    """A codec's generated source, read back from the written module: the body of
+    its factory without the ``def`` and ``return`` lines, dedented."""
+    lines = inspect.getsource(factory).splitlines()[1:-1]
+    return "\n".join(line[4:] for line in lines) + "\n"
 
 
 # -- fingerprints ---------------------------------------------------------------
@@ -333,7 +342,6 @@ def write_module(model: TypeModel, path: str | Path) -> Path:
             f"        {_class_expr(codec.cls)},\n"
             f"        {fingerprint(codec.cls)!r},\n"
             f"        _factory_{i},\n"
-            f"        {generated.source!r},\n"
             f"        lambda: dict({namespace}),\n"
             f"    )"
         )

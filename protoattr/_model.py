@@ -48,12 +48,13 @@ _ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct
 class Codec:
     """The encode/decode pair of one contract class in one model."""
 
-    __slots__ = ("_info", "_model", "cls", "decode", "encode", "generated", "source")
+    __slots__ = ("_info", "_model", "_source", "_source_fn", "cls", "decode", "encode", "generated")
 
     def __init__(self, model: TypeModel, cls: type) -> None:
         self._model = model
         self.cls = cls
-        self.source: str | None = None
+        self._source: str | None = None
+        self._source_fn: Callable[[], str] | None = None  # ahead-of-time codecs: read on demand
         self.generated: _codegen.GeneratedSource | None = None
         self._info: ContractInfo | None = None
         self.encode: Callable[[Any], bytes] = self._lazy_encode
@@ -61,7 +62,19 @@ class Codec:
 
     @property
     def compiled(self) -> bool:
-        return self.source is not None
+        return self._source is not None or self._source_fn is not None
+
+    @property
+    def source(self) -> str | None:
+        """The generated source (``None`` while the codec is lazy)."""
+        if self._source is None and self._source_fn is not None:
+            self._source = self._source_fn()
+        return self._source
+
+    @source.setter
+    def source(self, value: str | None) -> None:
+        self._source = value
+        self._source_fn = None
 
     @property
     def info(self) -> ContractInfo:
@@ -314,7 +327,7 @@ class TypeModel:
 
     def _compiled_codec(self, cls: type) -> Codec:
         codec = self._codecs.get(cls)
-        if codec is None or codec.source is None:
+        if codec is None or not codec.compiled:
             if not isinstance(cls, type):
                 raise ContractError(f"{cls!r} is not a contract class")
             sur = self._surrogate_codec(cls)
