@@ -363,13 +363,7 @@ def _all_fields(cls: type) -> list[FieldInfo]:
     """The fields of ``cls`` and of the bases whose messages it travels in."""
     from ._model import default_model
 
-    fields: list[FieldInfo] = []
-    level: type | None = cls
-    while level is not None:
-        fields += default_model._own_fields(level)
-        link = default_model._parent_of(level)
-        level = link[0] if link else None
-    return fields
+    return [f for level in default_model._chain(cls) for f in default_model._own_fields(level)]
 
 
 def from_json(cls: type, data: Any, where: str = "") -> Any:

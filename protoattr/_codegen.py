@@ -70,6 +70,7 @@ class CodecContext:
     info_for: Callable[[type], ContractInfo]
     own_fields: Callable[[type], list[FieldInfo]]  # fields of this level of a hierarchy
     parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
+    chain_of: Callable[[type], list[type]]  # the class, its base, ..., the hierarchy's root
     children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
 
 
@@ -210,12 +211,7 @@ class _Generator:
 
     def chain(self, cls: type) -> list[type]:
         """``cls`` and its contract bases up to the root of its hierarchy."""
-        out = [cls]
-        link = self.ctx.parent_of(cls)
-        while link is not None:
-            out.append(link[0])
-            link = self.ctx.parent_of(link[0])
-        return out
+        return self.ctx.chain_of(cls)
 
     def descendants(self, cls: type) -> list[type]:
         out: list[type] = []

@@ -120,6 +120,7 @@ class TypeModel:
             info_for=self.info,
             own_fields=self._own_fields,
             parent_of=self._parent_of,
+            chain_of=self._chain,
             children_of=self._children_of,
         )
 
@@ -148,9 +149,7 @@ class TypeModel:
                     )
             self._subtypes.setdefault(base, {})[tag] = subtype
             self._children_of(base)  # validates the tag against base's fields
-            for cls in list(self._codecs):
-                if issubclass(cls, base) or issubclass(base, cls):
-                    self._reset(self._codecs[cls])
+            self._hierarchy_changed(base)
             self.add(subtype)
 
     def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:
@@ -218,18 +217,22 @@ class TypeModel:
             base = contract_base(base)
         return None
 
+    def _chain(self, cls: type) -> list[type]:
+        """``cls`` and its contract bases up to the root of its hierarchy."""
+        chain = [cls]
+        link = self._parent_of(cls)
+        while link is not None:
+            chain.append(link[0])
+            link = self._parent_of(link[0])
+        return chain
+
     def _own_fields(self, cls: type) -> list[FieldInfo]:
         """The fields of one level of a hierarchy: ``cls``'s own, not its bases'."""
         fields = resolve(cls, final=True).fields
-        link = self._parent_of(cls)
-        if link is None:
+        bases = self._chain(cls)[1:]
+        if not bases:
             return fields
-        inherited: set[str] = set()
-        parent: type | None = link[0]
-        while parent is not None:
-            inherited.update(f.name for f in self._own_fields(parent))
-            up = self._parent_of(parent)
-            parent = up[0] if up else None
+        inherited = {f.name for base in bases for f in self._own_fields(base)}
         return [f for f in fields if f.name not in inherited]
 
     def compile(self) -> None:
@@ -439,26 +442,13 @@ class TypeModel:
         merged = codec.decode(buf, 0, len(buf), 0, obj)
         if codec.info.frozen or merged.__class__ is not obj.__class__:
             return merged  # type: ignore[no-any-return]
-        for f in self._chain_fields(obj.__class__):
-            setattr(obj, f.name, getattr(merged, f.name))
-        chain = [obj.__class__]
-        link = self._parent_of(obj.__class__)
-        while link is not None:
-            chain.append(link[0])
-            link = self._parent_of(link[0])
-        for level in chain:  # the merged unknown fields, wherever the object keeps them
+        chain = self._chain(obj.__class__)
+        for level in chain:  # every level's fields, and its unknown fields wherever kept
+            for f in self._own_fields(level):
+                setattr(obj, f.name, getattr(merged, f.name))
             key = unknown_key(level, chain[-1])
             set_unknown(obj, key, get_unknown(merged, key) or b"")
         return obj
-
-    def _chain_fields(self, cls: type) -> list[FieldInfo]:
-        """The fields of ``cls`` and of every base level of its hierarchy."""
-        fields = list(self._own_fields(cls))
-        link = self._parent_of(cls)
-        while link is not None:
-            fields += self._own_fields(link[0])
-            link = self._parent_of(link[0])
-        return fields
 
     def deep_clone(self, obj: T) -> T:
         """A copy of ``obj`` made by encoding and decoding it."""

@@ -535,11 +535,7 @@ class _Exporter:
 
     def _root(self, cls: type) -> type:
         """The root of ``cls``'s hierarchy (``cls`` itself outside one)."""
-        link = self.model._parent_of(cls)
-        while link is not None:
-            cls = link[0]
-            link = self.model._parent_of(cls)
-        return cls
+        return self.model._chain(cls)[-1]
 
     def _ref(self, name: str, shadow: frozenset[str]) -> str:
         """A reference to the top-level ``name``, qualified where a group type hides it."""
