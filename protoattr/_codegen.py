@@ -21,12 +21,13 @@ semantics), which is also how a singular message seen twice is merged.
 from __future__ import annotations
 
 import dataclasses
+import math
 import struct
 from collections.abc import Callable
 from typing import Any
 
 from . import _runtime, _wire
-from ._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType
+from ._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from ._errors import DecodeError, EncodeError
 from ._types import INT_RANGES, Kind
 
@@ -305,7 +306,7 @@ class _Generator:
             to_wire = f.value.encode_with
             src(f"v = {self.const(to_wire, 'to_wire')}(v)")
             plain = dataclasses.replace(f.value, encode_with=None)
-            src(f"if v != {self.literal(to_wire(default), kind)}:")
+            src(f"if v != {self.literal(to_wire(default))}:")
             with src.indent():
                 self._encode_value(src, plain, "v", f.tag, "out", where, f.group)
             return
@@ -342,15 +343,14 @@ class _Generator:
             assert f.value.py_type is not None
             self._enum_to_int(src, f.value, "v")
             default = getattr(default, "value", default)
-        src(f"if v != {self.literal(default, kind)}:")
+        src(f"if v != {self.literal(default)}:")
         with src.indent():
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group, enum_done=True)
 
-    def literal(self, value: Any, kind: Kind) -> str:
-        if type(value) in (int, str, bytes, float):
-            text = repr(value)
-            if "inf" not in text and "nan" not in text:
-                return text
+    def literal(self, value: Any) -> str:
+        """``value`` as source: a plain literal where repr is one, else a bound name."""
+        if type(value) in (int, str, bytes) or (type(value) is float and math.isfinite(value)):
+            return repr(value)
         return self.const(value, "default")
 
     def _enum_to_int(self, src: _Source, vt: ValueType, var: str) -> None:
@@ -683,7 +683,7 @@ class _Generator:
             return "_MISSING"
         if f.default is MISSING:
             return "None"
-        return self.literal(f.default, f.value.kind)
+        return self.literal(f.default)
 
     def _build(self, src: _Source, final: type) -> None:
         """Check, complete and construct an instance of ``final`` from the locals."""
@@ -951,9 +951,8 @@ class _Generator:
         return expr
 
     def _zero_literal(self, vt: ValueType) -> str:
-        from ._contract import zero_value
 
-        return self.literal(zero_value(vt), vt.kind)
+        return self.literal(zero_value(vt))
 
 
 def _varint_fixups(kind: Kind) -> list[str]:
