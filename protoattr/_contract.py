@@ -197,7 +197,7 @@ def proto_contract(
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
-        reserved=tuple(reserved),
+        reserved=(reserved,) if isinstance(reserved, str) else tuple(reserved),
         subtype_tag=subtype_tag,
         name=name,
         preserve_unknown=preserve_unknown,
@@ -206,6 +206,7 @@ def proto_contract(
     def decorate(c: T, _frames: int = 1) -> T:
         if not isinstance(c, type):
             raise ContractError(f"@proto_contract decorates classes, not {c!r}")
+        _check_options(c.__qualname__, options)
         # Classes declared inside a function may refer to its other local classes in
         # string annotations: remember the names visible where the class was declared.
         frame = sys._getframe(_frames)
@@ -224,13 +225,13 @@ def proto_contract(
             raise
         if options.subtype_tag is not None:
             base = contract_base(c)
-            if base is None:
+            try:
+                _check_subtype_tag(c, base, options.subtype_tag)
+            except ContractError:
                 with _LOCK:
                     del _DECLARED[c]
-                raise ContractError(
-                    f"{c.__qualname__}: subtype_tag={options.subtype_tag} needs a base class "
-                    "that is a contract"
-                )
+                raise
+            assert base is not None
             with _LOCK:
                 siblings = _DECLARED_SUBTYPES.setdefault(base, {})
                 other = siblings.get(options.subtype_tag)
@@ -255,6 +256,28 @@ def proto_contract(
     return decorate
 
 
+def _check_subtype_tag(cls: type, base: type | None, tag: int) -> None:
+    """A subtype's tag is a field number of its base: it must be free there."""
+    if base is None:
+        raise ContractError(
+            f"{cls.__qualname__}: subtype_tag={tag} needs a base class that is a contract"
+        )
+    try:
+        base_info = resolve(base)
+    except _Unresolved:
+        return  # checked when the hierarchy is first compiled
+    for f in base_info.fields:
+        if f.tag == tag:
+            raise ContractError(
+                f"{cls.__qualname__}: subtype tag {tag} collides with field "
+                f"{base.__qualname__}.{f.name}"
+            )
+    if _is_reserved(tag, base_info.options):
+        raise ContractError(
+            f"{cls.__qualname__}: subtype tag {tag} is reserved in {base.__qualname__}"
+        )
+
+
 class _Unresolved(Exception):
     """A forward reference that cannot be resolved yet."""
 
@@ -273,9 +296,7 @@ def resolve(cls: type, *, final: bool = False) -> ContractInfo:
         info = _RESOLVED.get(cls)
         if info is None:
             if cls not in _DECLARED:
-                raise ContractError(
-                    f"{cls.__qualname__} is not a contract: decorate it with @proto_contract"
-                )
+                raise not_a_contract(cls)
             info = _build_info(cls, _DECLARED[cls], final=final)
             _RESOLVED[cls] = info
         return info
@@ -334,6 +355,12 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
         frozen = getattr(getattr(cls, "__setattr__", None), "__name__", "") == "_frozen_setattrs"
         for a in attrs.fields(cls):
             default, factory = a.default, None
+            if _is_tagged_field(default):
+                raise ContractError(
+                    f"{cls.__qualname__}.{a.name}: field() declares a dataclass field, which "
+                    f"attrs takes for a default value; in an attrs class write "
+                    f"`{a.name}: Annotated[T, member(tag)] = default`"
+                )
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 if default.takes_self:
                     raise ContractError(
@@ -354,6 +381,8 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                 )
             )
         return found, "init", frozen
+    if _pydantic_base(cls) is not None:
+        return _pydantic_attributes(cls, hints)
     for attr_name, annotation in hints.items():
         if typing.get_origin(annotation) is typing.ClassVar:
             continue
@@ -361,6 +390,84 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
             _Declared(attr_name, annotation, None, getattr(cls, attr_name, MISSING), None, None)
         )
     return found, "setattr", False
+
+
+def _pydantic_base(cls: Any) -> type | None:
+    """pydantic's ``BaseModel`` if ``cls`` is a model class (pydantic is not imported here:
+    a program that has not imported it has no models)."""
+    module = sys.modules.get("pydantic")
+    base = getattr(module, "BaseModel", None) if module is not None else None
+    if isinstance(base, type) and isinstance(cls, type) and issubclass(cls, base):
+        return base
+    return None
+
+
+def _pydantic_attributes(cls: Any, hints: dict[str, Any]) -> tuple[list[_Declared], str, bool]:
+    """A pydantic v2 model's fields.  Decoding calls the model with keywords (by alias
+    when it has one), so decoded objects are validated models like any other."""
+    qual = cls.__qualname__
+    config = getattr(cls, "model_config", {})
+    by_alias = config.get("validate_by_alias", True) is not False
+    found: list[_Declared] = []
+    for name, fi in cls.model_fields.items():
+        if _is_tagged_field(getattr(fi, "_original_assignment", None)):
+            raise ContractError(
+                f"{qual}.{name}: field() declares a dataclass field, which pydantic reads "
+                f"as a default value; in a pydantic model write "
+                f"`{name}: Annotated[T, member(tag)] = default` (or = pydantic.Field(...))"
+            )
+        if getattr(fi, "default_factory_takes_data", False):
+            raise ContractError(f"{qual}.{name}: a default_factory taking data is not supported")
+        factory = fi.default_factory
+        default = MISSING if fi.is_required() or factory is not None else fi.default
+        alias = fi.validation_alias if isinstance(fi.validation_alias, str) else fi.alias
+        init_name = alias if alias and by_alias else name
+        found.append(
+            _Declared(name, hints.get(name, fi.annotation), None, default, factory, init_name, True)
+        )
+    return found, "init", bool(config.get("frozen", False))
+
+
+def _is_tagged_field(value: Any) -> bool:
+    """A ``dataclasses.Field`` made by :func:`protoattr.field`."""
+    return isinstance(value, dataclasses.Field) and METADATA_KEY in value.metadata
+
+
+def _check_decorator_order(cls: type, final: bool) -> None:
+    """``@dataclass`` written above ``@proto_contract`` leaves ``field()`` objects as
+    plain class attributes when the contract is declared.  That is unambiguous:
+    resolve the contract on first use, once the dataclass decorator has run."""
+    if dataclasses.is_dataclass(cls) or attrs.has(cls) or _pydantic_base(cls) is not None:
+        return
+    tagged = [name for name, value in vars(cls).items() if _is_tagged_field(value)]
+    if not tagged:
+        return
+    if not final:
+        raise _Unresolved(f"{cls.__qualname__} is not a dataclass yet")
+    raise ContractError(
+        f"{cls.__qualname__}.{tagged[0]}: field() declares a dataclass field, but "
+        f"{cls.__qualname__} is not a dataclass: decorate it with @dataclass, below "
+        "@proto_contract (decorators apply bottom-up)"
+    )
+
+
+def not_a_contract(cls: type) -> ContractError:
+    """The error for a class used as a contract that is not one, saying why if it can."""
+    qual = cls.__qualname__
+    if dataclasses.is_dataclass(cls) or attrs.has(cls):
+        for declared in list(_DECLARED):
+            if (
+                declared is not cls
+                and declared.__qualname__ == qual
+                and declared.__module__ == cls.__module__
+                and (declared not in _RESOLVED or _RESOLVED[declared].construct == "setattr")
+            ):
+                return ContractError(
+                    f"{qual} is not a contract: a decorator written above @proto_contract "
+                    f"replaced the class it declared (@dataclass(slots=True) and @attrs.define "
+                    f"make a new class); put @proto_contract on top"
+                )
+    return ContractError(f"{qual} is not a contract: decorate it with @proto_contract")
 
 
 def _split_annotated(annotation: Any) -> tuple[Any, list[Any]]:
@@ -374,11 +481,13 @@ def _split_annotated(annotation: Any) -> tuple[Any, list[Any]]:
 
 def _build_info(cls: type, options: ContractOptions, *, final: bool) -> ContractInfo:
     qual = cls.__qualname__
+    _check_decorator_order(cls, final)
     hints = _type_hints(cls, final)
     declared, construct, frozen = _declared_attributes(cls, hints)
     inherited = _inherited_names(cls) if options.subtype_tag is not None else set()
     fields: list[FieldInfo] = []
     pending: list[tuple[_Declared, ProtoMember]] = []
+    untagged: list[str] = []
     for d in declared:
         if d.name in inherited:
             continue  # a base contract's field: travels in the base's message
@@ -389,6 +498,10 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
+        if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
+            raise ContractError(
+                f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
+            )
         if mem is None:
             if options.implicit_fields:
                 mem = ProtoMember(None)
@@ -398,8 +511,15 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                         f"{qual}.{d.name} has no tag and no default, so decoding could not "
                         f"construct {qual}: give it field(tag) or a default"
                     )
+                untagged.append(d.name)
                 continue
         pending.append((d, mem))
+    if untagged and not pending:
+        raise ContractError(
+            f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
+            "would always serialize to b'': tag them with field(tag) or "
+            "Annotated[T, member(tag)], or use @proto_contract(implicit_fields=True)"
+        )
 
     used = {m.tag for _, m in pending if m.tag is not None}
     next_tag = 1
@@ -413,6 +533,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         fields.append(_field_info(cls, d, mem, tag, options))
 
     _check_tags(qual, fields, options)
+    _check_oneof_defaults(qual, fields)
     fields.sort(key=lambda f: f.tag)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
     return ContractInfo(cls, options, fields, construct, frozen, init_params)
@@ -436,9 +557,49 @@ def _no_default(d: _Declared) -> bool:
     return d.default is MISSING and d.default_factory is None
 
 
+def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
+    """At most one member of a oneof may be set in a default instance, or it could
+    not be serialized."""
+    set_by_default: dict[str, list[str]] = {}
+    for f in fields:
+        if f.oneof is not None and (f.default_factory is not None or f.default is not None):
+            set_by_default.setdefault(f.oneof, []).append(f.name)
+    for oneof, names in set_by_default.items():
+        if len(names) > 1:
+            raise ContractError(
+                f"{qual}.{names[1]}: members {', '.join(names)} of oneof {oneof!r} all have "
+                "a default other than None, so a default instance could not be serialized"
+            )
+
+
+def _check_options(qual: str, options: ContractOptions) -> None:
+    """The class-level options are well typed (a float tag would never match)."""
+    for r in options.reserved:
+        if not (isinstance(r, (str, range)) or _is_tag_number(r)):
+            raise ContractError(
+                f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
+            )
+    tag = options.subtype_tag
+    if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
+        raise ContractError(
+            f"{qual}: subtype_tag must be an int in 1..{MAX_FIELD_NUMBER}, not {tag!r}"
+        )
+
+
+def _is_tag_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_reserved(tag: int, options: ContractOptions) -> bool:
+    return any(
+        (tag in r) if isinstance(r, range) else tag == r
+        for r in options.reserved
+        if not isinstance(r, str)
+    )
+
+
 def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) -> None:
     seen: dict[int, str] = {}
-    reserved_numbers = [r for r in options.reserved if not isinstance(r, str)]
     reserved_names = {r for r in options.reserved if isinstance(r, str)}
     for f in fields:
         if not 1 <= f.tag <= MAX_FIELD_NUMBER:
@@ -450,13 +611,10 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         if f.tag in seen:
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is already used by {seen[f.tag]}")
         seen[f.tag] = f.name
-        for r in reserved_numbers:
-            if (f.tag in r) if isinstance(r, range) else f.tag == r:
-                raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
+        if _is_reserved(f.tag, options):
+            raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
         if f.proto_name in reserved_names or f.name in reserved_names:
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
-    if options.subtype_tag is not None and not 1 <= options.subtype_tag <= MAX_FIELD_NUMBER:
-        raise ContractError(f"{qual}: subtype_tag {options.subtype_tag} is out of range")
 
 
 _UNION_TYPES: tuple[Any, ...] = (Union, types.UnionType)
@@ -526,7 +684,20 @@ def _field_info(
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
+        if not optional:
+            raise ContractError(
+                f"{where}: a member of oneof {mem.oneof!r} must be Optional[...] = None, "
+                "so that it is None while another member is set"
+            )
         label = Label.OPTIONAL
+    if container in (set, frozenset) and value.is_message:
+        held = value.domain or value.py_type
+        if getattr(held, "__hash__", None) is None:
+            raise ContractError(
+                f"{where}: the elements of a set must be hashable, and {value.describe()} "
+                "is not (a dataclass needs frozen=True or unsafe_hash=True): use "
+                f"list[{value.describe()}] or make it hashable"
+            )
     if mem.required and (optional or label in (Label.REPEATED, Label.MAP)):
         raise ContractError(f"{where}: required=True needs a singular, non-Optional field")
     if mem.packed and (label is not Label.REPEATED or value.kind not in PACKABLE):
@@ -596,10 +767,10 @@ def _value_type(where: str, annotation: Any) -> ValueType:
         return ValueType(simple[bare])
     if isinstance(bare, type) and bare in _DECLARED:
         return ValueType(Kind.MESSAGE, bare)
-    if isinstance(bare, type) and (dataclasses.is_dataclass(bare) or attrs.has(bare)):
-        raise ContractError(
-            f"{where}: {bare.__qualname__} is not a contract: decorate it with @proto_contract"
-        )
+    if isinstance(bare, type) and (
+        dataclasses.is_dataclass(bare) or attrs.has(bare) or _pydantic_base(bare) is not None
+    ):
+        raise ContractError(f"{where}: {not_a_contract(bare)}")
     origin = typing.get_origin(bare)
     if origin is not None and (origin in _SEQUENCE_ORIGINS or origin in _MAP_ORIGINS):
         raise ContractError(f"{where}: nested collections ({bare!r}) are not supported")
@@ -683,16 +854,51 @@ def _set_default(info: FieldInfo, d: _Declared) -> None:
 
 
 def check_default_fits(info: FieldInfo) -> None:
-    """Reject integer defaults that could never be written (``default='a'`` on an int32)."""
-    if info.label is not Label.SINGULAR or info.default is MISSING or info.default is None:
+    """Reject defaults that could never be written (``default='a'`` on an int32, ``5`` on a
+    str): they would fail on every encode of an object left at its default."""
+    if info.label is Label.REPEATED or info.label is Label.MAP:
         return
-    if info.value.domain is not None:
+    default = info.default
+    if default is MISSING or default is None:
         return
-    kind = info.value.kind
-    if kind in INT_RANGES and kind is not Kind.ENUM:
+    value = info.value
+    if value.domain is not None:
+        if value.encode_with is not None and not isinstance(default, value.domain):
+            raise ContractError(
+                f"{info.where}: default {default!r} is not a {value.domain.__qualname__}"
+            )
+        return
+    kind = value.kind
+    if kind is Kind.ENUM:
+        assert value.py_type is not None
+        fits = isinstance(default, value.py_type) or (
+            _is_tag_number(default) and INT_RANGES[kind][0] <= default <= INT_RANGES[kind][1]
+        )
+        if not fits:
+            raise ContractError(
+                f"{info.where}: default {default!r} is not a {value.py_type.__qualname__}"
+            )
+    elif kind in INT_RANGES:
         lo, hi = INT_RANGES[kind]
-        if type(info.default) is not int or not lo <= info.default <= hi:
-            raise ContractError(f"{info.where}: default {info.default!r} is not a {kind.value}")
+        if type(default) is not int or not lo <= default <= hi:
+            raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
+    elif kind in _DEFAULT_TYPES and (
+        not isinstance(default, _DEFAULT_TYPES[kind])
+        or (isinstance(default, bool) and kind is not Kind.BOOL)
+    ):
+        raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
+
+
+#: the Python types a scalar default may have (besides the integer kinds' ``int``)
+_DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
+    Kind.BOOL: bool,
+    Kind.FLOAT: (int, float),
+    Kind.DOUBLE: (int, float),
+    Kind.STRING: str,
+    Kind.BYTES: bytes,
+    Kind.TIMESTAMP: datetime.datetime,
+    Kind.DURATION: datetime.timedelta,
+}
 
 
 def iter_message_types(info: ContractInfo) -> Sequence[type]:

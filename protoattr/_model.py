@@ -42,7 +42,30 @@ __all__ = ["Codec", "TypeModel", "default_model"]
 T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
 
+_TYPE = type  # serialize() has a parameter named type
+
 _ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct.error)
+
+
+def _is_class(value: Any) -> bool:
+    return isinstance(value, _TYPE) and typing.get_origin(value) is None
+
+
+def _wrong_type(obj: Any, expected: Any) -> EncodeError:
+    name = expected.__qualname__ if _is_class(expected) else repr(expected)
+    return EncodeError(
+        f"serialize(type={name}) was given a {obj.__class__.__qualname__}, which is not a {name}"
+    )
+
+
+def _bare_list(items: Any) -> ContractError:
+    kind = items.__class__.__name__
+    first = next(iter(items), None)
+    item = first.__class__.__qualname__ if first is not None else "T"
+    return ContractError(
+        f"a {kind} is not a contract: to write a top-level list (repeated field 1), "
+        f"say its type: serialize(items, type=list[{item}])"
+    )
 
 
 class Codec:
@@ -394,8 +417,12 @@ class TypeModel:
         if type is not None and _is_list_type(type):
             codec = self._list_codec(type)
         else:
+            if type is not None and not (_is_class(type) and isinstance(obj, type)):
+                raise _wrong_type(obj, type)
             codec = self._codecs.get(obj.__class__)  # a lazy codec compiles on first call
             if codec is None:
+                if isinstance(obj, (list, tuple)):
+                    raise _bare_list(obj)
                 codec = self._compiled_codec(obj.__class__)
         try:
             return codec.encode(obj)  # type: ignore[no-any-return]
