@@ -307,7 +307,8 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
     globalns = dict(vars(module)) if module is not None else {}
     localns = {**_LOCALS.get(cls, {}), cls.__name__: cls}
     try:
-        return typing.get_type_hints(cls, globalns=globalns, localns=localns, include_extras=True)
+        hints = typing.get_type_hints(cls, globalns=globalns, localns=localns, include_extras=True)
+        return {name: _eval_strings(hint, globalns, localns) for name, hint in hints.items()}
     except NameError as exc:
         if final:
             raise ContractError(
@@ -315,6 +316,31 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
                 "referenced class at module level before first use"
             ) from None
         raise _Unresolved(str(exc)) from None
+
+
+def _eval_strings(hint: Any, globalns: dict[str, Any], localns: dict[str, Any]) -> Any:
+    """``hint`` with quoted names inside builtin generics (``list["Node"]``) evaluated.
+
+    ``get_type_hints`` does that itself from Python 3.11 on; 3.10 leaves the
+    string in place, so a contract declared the same way must work there too.
+    """
+    if isinstance(hint, str):
+        return _eval_strings(eval(hint, globalns, localns), globalns, localns)
+    args = getattr(hint, "__args__", None)
+    if not args:
+        return hint
+    new_args = tuple(_eval_strings(a, globalns, localns) for a in args)
+    if all(a is b for a, b in zip(new_args, args, strict=True)):
+        return hint
+    origin = typing.get_origin(hint)
+    if isinstance(hint, types.GenericAlias):
+        return types.GenericAlias(origin, new_args)
+    if origin is typing.Annotated:
+        params = (_eval_strings(hint.__origin__, globalns, localns), *hint.__metadata__)
+        return typing.Annotated[params]
+    if origin in _UNION_TYPES:
+        return Union[new_args]  # noqa: UP007 (X | Y needs two operands)
+    return hint
 
 
 @dataclasses.dataclass

@@ -719,10 +719,12 @@ def _reserved(m: d.DescriptorProto) -> str:
 
 def _safe(name: str, taken: Iterable[str], *, builtin: bool = False) -> str:
     """``name`` as a Python identifier that does not collide with ``taken`` or a keyword
-    (nor, for module-level names, with a builtin)."""
+    (nor, for module-level names, with a builtin).  Soft keywords (``match``, ``case``,
+    ``type``, ``_``) are valid identifiers and stay as they are, so the output is the
+    same on every Python: which words are soft keywords depends on the version."""
     taken = set(taken)
     out = name
-    if keyword.iskeyword(out) or keyword.issoftkeyword(out):
+    if keyword.iskeyword(out):
         out += "_"
     while out in taken or (builtin and out in _BUILTINS):
         out += "_"

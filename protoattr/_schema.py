@@ -34,11 +34,11 @@ the first value - the same as protoattr's).  An open enum without a zero
 member, and any ``IntFlag`` (whose zero is "no flags"), gets a synthetic
 ``<ENUM_NAME>_UNSPECIFIED = 0`` (the Google style guide's name; protobuf-net
 emits ``ZERO``, which collides between two enums of one package).  Enum
-values share their package's scope, so the values of enums whose names
-collide are prefixed with ``<ENUM_NAME>_``.  proto2 enums are always closed:
-an open protoattr enum exported as proto2 keeps unknown numbers in the field
-where Google's runtime moves them to the unknown fields; the bytes of known
-values are the same.
+values share their package's scope; each keeps its Python name (so it depends
+on its enum only), and two enums of one schema sharing a value name are
+refused.  proto2 enums are always closed: an open protoattr enum exported as
+proto2 keeps unknown numbers in the field where Google's runtime moves them to
+the unknown fields; the bytes of known values are the same.
 
 Inheritance is exported the way protobuf-net does it: the base message gets
 ``oneof subtype { Circle Circle = 10; }`` and each subtype is a message with
@@ -212,29 +212,21 @@ class _Exporter:
         return zero + rest
 
     def _scope_enum_values(self) -> None:
-        """Enum values share their package's scope (C++ rules): prefix colliding ones."""
-        owners: dict[str, list[type]] = {}
-        for enum_cls, values in self.enum_values.items():
-            for name, _ in values:
-                owners.setdefault(name, []).append(enum_cls)
-        clashing: set[type] = set()
-        for name, enums in owners.items():
-            if len(enums) > 1 or name in self.names:
-                clashing.update(enums)
-        for enum_cls in clashing:
-            prefix = _upper_snake(enum_cls.__name__) + "_"
-            self.enum_values[enum_cls] = [
-                (n if n.startswith(prefix) else prefix + n, v)
-                for n, v in self.enum_values[enum_cls]
-            ]
+        """Enum values share their package's scope (C++ rules).  Each value keeps its
+        Python name, so that it depends on its enum only (not on which other enums the
+        schema reaches) and JSON names match; a clash is refused, as protoc would."""
         taken: dict[str, type] = {}
         for enum_cls, values in self.enum_values.items():
             for name, _ in values:
                 other = taken.setdefault(name, enum_cls)
                 if other is not enum_cls or name in self.names:
+                    also = _qual(other) if other is not enum_cls else f"message {name}"
+                    prefix = _upper_snake(enum_cls.__name__) + "_"
                     raise ContractError(
-                        f"{_qual(enum_cls)}: the enum value name {name!r} is used twice in this "
-                        "schema (enum values share their package's scope)"
+                        f"{_qual(enum_cls)}: the enum value name {name!r} is also used by "
+                        f"{also} in this schema, and enum values share their package's "
+                        "scope: rename one (Google's style guide prefixes every value with "
+                        f"its enum's name, e.g. {prefix}{name})"
                     )
 
     def _enum_name(self, enum_cls: type, value: Any) -> str:

@@ -58,16 +58,17 @@ class Suit(enum.IntEnum):
 
 
 class Mood(enum.IntEnum):
-    """Shares value names with :class:`Weather`: enum values share their scope."""
+    """Enum values share their package's scope: like :class:`Weather`, its values carry
+    their enum's name (Google's style guide), else both would be SUNNY."""
 
-    SUNNY = 0
-    RAINY = 1
+    MOOD_SUNNY = 0
+    MOOD_RAINY = 1
 
 
 class Weather(enum.IntEnum):
-    SUNNY = 0
-    RAINY = 1
-    FOGGY = 2
+    WEATHER_SUNNY = 0
+    WEATHER_RAINY = 1
+    WEATHER_FOGGY = 2
 
 
 @proto_contract
@@ -134,7 +135,7 @@ class Everything:
     raw_id: pa.UUIDBytes | None = field(40, default=None)
     day: date = field(41, default=date(1, 1, 1))
     perms: Perm = field(42, default=Perm(0))
-    mood: Mood = field(43, default=Mood.SUNNY)
+    mood: Mood = field(43, default=Mood.MOOD_SUNNY)
     weather: list[Weather] = field(44, default_factory=list)
 
 
@@ -310,8 +311,8 @@ EVERYTHING = [
         raw_id=uuid.UUID(int=1),
         day=date(2024, 12, 31),
         perms=Perm.W,
-        mood=Mood.RAINY,
-        weather=[Weather.FOGGY, Weather.SUNNY],
+        mood=Mood.MOOD_RAINY,
+        weather=[Weather.WEATHER_FOGGY, Weather.WEATHER_SUNNY],
     ),
     Everything(by_num=0, maybe_i=-1, stamp=TimeStamp(label="x")),
     Everything(by_text="t", levels=[Level.LOW]),

@@ -525,3 +525,30 @@ def test_a_file_of_enums_only(tmp_path: Path) -> None:
 
 def test_a_file_without_declarations(tmp_path: Path) -> None:
     gen_proto('syntax = "proto3";\npackage nothing;\n', tmp_path, "nothing")
+
+
+SOFT_KEYWORDS = """syntax = "proto3";
+message Rule {
+  string type = 1;
+  string match = 2;
+  int32 case = 3;
+  bool _ = 4;
+  string from = 5;
+}
+"""
+
+
+def test_soft_keywords_stay_names_on_every_python(tmp_path: Path) -> None:
+    # match, case, type and _ are soft keywords on some Pythons and plain names on
+    # others; they are valid identifiers everywhere, so the code is the same everywhere
+    g = gen_proto(SOFT_KEYWORDS, tmp_path, "soft")
+    source = (tmp_path / "soft.py").read_text()
+    assert "    type: str = pa.field(1, default=" in source
+    assert "    match: str = pa.field(2, default=" in source
+    assert "    case: pa.int32 = pa.field(3, default=0)\n" in source
+    assert "    _: bool = pa.field(4, default=False)\n" in source
+    assert '    from_: str = pa.field(5, default="", name="from")\n' in source  # a hard one
+    rule = g.Rule(type="t", match="m", case=3, _=True, from_="f")
+    data = pa.serialize(rule)
+    assert data == b"\x0a\x01t\x12\x01m\x18\x03\x20\x01\x2a\x01f"
+    assert pa.deserialize(g.Rule, data) == rule

@@ -366,9 +366,15 @@ class SlottedSmall:  # slotted, weakref-able: unknown fields live in a side tabl
     s: Annotated[pa.int32, member(1)] = 0
 
 
+class Weakrefable:
+    """A slotted base with ``__weakref__``: ``dataclass(weakref_slot=True)`` is 3.11+."""
+
+    __slots__ = ("__weakref__",)
+
+
 @proto_contract
-@dataclass(slots=True, weakref_slot=True)
-class SlottedDataclassSmall:
+@dataclass(slots=True)
+class SlottedDataclassSmall(Weakrefable):
     s: pa.int32 = field(1, default=0)
 
 

@@ -413,3 +413,36 @@ def test_timestamp_and_duration_imports_only_when_used() -> None:
     assert 'import "google/protobuf/duration.proto";' in text
     assert 'import "google/protobuf/timestamp.proto";' in text
     assert timedelta  # (imports used in annotations of the models)
+
+
+class JobStatus(enum.IntEnum):
+    UNKNOWN = 0
+    RUNNING = 1
+
+
+class Colour(enum.IntEnum):
+    UNKNOWN = 0
+    RED = 1
+
+
+def test_enum_value_names_depend_on_the_enum_only() -> None:
+    # the names are the Python member names, whatever else the schema reaches
+    @proto_contract
+    @dataclasses.dataclass
+    class Job:
+        status: JobStatus = field(1, default=JobStatus.UNKNOWN)
+
+    alone = export(Job, "proto3")
+    assert "enum JobStatus {\n  UNKNOWN = 0;\n  RUNNING = 1;\n}" in alone
+
+    @proto_contract
+    @dataclasses.dataclass
+    class Pair:
+        job: Job | None = field(1, default=None)
+        colour: Colour = field(2, default=Colour.UNKNOWN)
+
+    # an unrelated enum sharing UNKNOWN is refused (protoc would refuse it too),
+    # instead of silently renaming the first one's values
+    with pytest.raises(ContractError, match=r"JobStatus: .*'UNKNOWN'.*Colour.*JOB_STATUS_UNKNOWN"):
+        export(Pair, "proto3")
+    assert export(Job, "proto3") == alone

@@ -67,16 +67,22 @@ class AttrsDictV1:
     text: Annotated[str, member(2)] = ""
 
 
+class Weakrefable:
+    """A slotted base with ``__weakref__``: ``dataclass(weakref_slot=True)`` is 3.11+."""
+
+    __slots__ = ("__weakref__",)
+
+
 @proto_contract
-@dataclass(slots=True, weakref_slot=True)
-class SlotsWeakrefV1:
+@dataclass(slots=True)
+class SlotsWeakrefV1(Weakrefable):
     id: pa.int32 = field(1, default=0)
     text: str = field(2, default="")
 
 
 @proto_contract
-@dataclass(slots=True, frozen=True, weakref_slot=True)
-class FrozenSlotsWeakrefV1:
+@dataclass(slots=True, frozen=True)
+class FrozenSlotsWeakrefV1(Weakrefable):
     id: pa.int32 = field(1, default=0)
     text: str = field(2, default="")
 
