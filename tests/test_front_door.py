@@ -406,3 +406,40 @@ def test_a_bare_list_hints_at_type_list() -> None:
         pa.serialize(())
     data = pa.serialize([Money(1), Money(2)], type=list[Money])
     assert data == b"\x0a\x02\x08\x01\x0a\x02\x08\x02"
+
+
+# ------------------------------------------- quoted names inside generics (3.10 too)
+
+
+@proto_contract
+@dataclass
+class Node:
+    value: int = field(1, default=0)
+    children: list["Node"] = field(2, default_factory=list)
+    by_name: dict[str, "Node"] = field(3, default_factory=dict)
+    leaves: tuple["Leaf", ...] = field(4, default=())
+    tagged: Annotated[list["Leaf"], "a note"] = field(5, default_factory=list)
+
+
+@proto_contract
+@dataclass
+class Leaf:
+    text: str = field(1, default="")
+
+
+def test_quoted_forward_references_inside_generics() -> None:
+    tree = Node(
+        1,
+        [Node(2)],
+        {"n": Node(3)},
+        (Leaf("a"),),
+        [Leaf("b")],
+    )
+    data = pa.serialize(tree)
+    assert data == (
+        b"\x08\x01\x12\x02\x08\x02\x1a\x07\x0a\x01n\x12\x02\x08\x03"
+        b"\x22\x03\x0a\x01a\x2a\x03\x0a\x01b"
+    )
+    assert pa.deserialize(Node, data) == tree
+    kinds = [f.value.py_type for f in pa.default_model.info(Node).fields]
+    assert kinds == [None, Node, Node, Leaf, Leaf]
