@@ -726,7 +726,15 @@ class _Generator:
                 if found is None:
                     continue
                 args.append(f"f_{attr}" if positional else f"{init_name}=f_{attr}")
-            src(f"obj = {target}({', '.join(args)})")
+            if info.validated:  # a pydantic model: a value its validators refuse is bad input
+                src("try:")
+                src.indent()(f"obj = {target}({', '.join(args)})")
+                src.dedent()
+                src("except ValueError as exc:")
+                src.indent()(f"raise _decode_error(exc, end, {qual!r}) from None")
+                src.dedent()
+            else:
+                src(f"obj = {target}({', '.join(args)})")
         else:
             src(f"obj = _new({target})")
             late = fields

@@ -127,6 +127,8 @@ class ContractInfo:
     frozen: bool
     #: ``(attribute, init keyword, keyword-only)`` of every ``__init__`` parameter, in order
     init_params: list[tuple[str, str, bool]] = dataclasses.field(default_factory=list)
+    #: constructing it validates (pydantic): a refused value is a DecodeError
+    validated: bool = False
 
     @property
     def name(self) -> str:
@@ -562,7 +564,8 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     _check_oneof_defaults(qual, fields)
     fields.sort(key=lambda f: f.tag)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
-    return ContractInfo(cls, options, fields, construct, frozen, init_params)
+    validated = _pydantic_base(cls) is not None
+    return ContractInfo(cls, options, fields, construct, frozen, init_params, validated)
 
 
 def _inherited_names(cls: type) -> set[str]:

@@ -663,6 +663,10 @@ def assert_same(actual: Any, expected: Any, path: str = "obj") -> None:
         )
         for name in names:
             assert_same(getattr(actual, name), getattr(expected, name), f"{path}.{name}")
+    elif hasattr(type(expected), "model_fields"):  # a pydantic model
+        assert type(actual) is type(expected), f"{path}: {actual!r} is not a {type(expected)}"
+        for name in type(expected).model_fields:
+            assert_same(getattr(actual, name), getattr(expected, name), f"{path}.{name}")
     else:
         assert type(actual) is type(expected), (
             f"{path}: {actual!r} ({type(actual).__name__}) is not a {type(expected).__name__}"

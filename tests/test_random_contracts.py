@@ -138,7 +138,7 @@ class FieldSpec:
 class MessageSpec:
     index: int
     fields: tuple[FieldSpec, ...]  # in declaration order
-    flavour: str  # plain | frozen | slots
+    flavour: str  # plain | frozen | slots | attrs | attrs_frozen | pydantic
     implicit: bool
 
 
@@ -207,7 +207,9 @@ def build_classes(schema: tuple[MessageSpec, ...]) -> list[type]:
     classes: list[type] = []
     for spec in schema:
         name = f"Random{serial}_{spec.index}"
-        if spec.flavour.startswith("attrs"):
+        if spec.flavour == "pydantic":  # drawn by tests/test_pydantic.py
+            made = _pydantic_class(name, spec, classes)
+        elif spec.flavour.startswith("attrs"):
             made = attrs.make_class(
                 name,
                 {f.name: _attrs_field(f, classes, spec.implicit) for f in spec.fields},
@@ -226,6 +228,23 @@ def build_classes(schema: tuple[MessageSpec, ...]) -> list[type]:
         made.__module__ = __name__
         classes.append(proto_contract(implicit_fields=spec.implicit)(made))
     return classes
+
+
+def _pydantic_class(name: str, spec: MessageSpec, classes: list[type]) -> type:
+    import pydantic
+
+    fields: dict[str, Any] = {}
+    for f in spec.fields:
+        annotation = _annotation(f, classes)
+        if not spec.implicit:
+            annotation = Annotated[annotation, member(f.tag, **_member_options(f))]
+        default = _default(f, classes)
+        if "factory" in default:
+            fields[f.name] = (annotation, pydantic.Field(default_factory=default["factory"]))
+        else:
+            fields[f.name] = (annotation, default.get("default", ...))
+    made: type = pydantic.create_model(name, __module__=__name__, **fields)
+    return made
 
 
 def _element(kind: str, classes: list[type]) -> Any:
@@ -355,12 +374,13 @@ def values_for(
 ) -> st.SearchStrategy[Any]:
     spec = schema[index]
     cls = classes[index]
+    members_only = spec.flavour == "pydantic"  # pydantic refuses unknown enum numbers
     kwargs: dict[str, st.SearchStrategy[Any]] = {}
     oneof_members = [f for f in spec.fields if f.label == "oneof"]
     for f in spec.fields:
         if f.label == "oneof":
             continue
-        kwargs[f.name] = _field_values(f, schema, classes)
+        kwargs[f.name] = _field_values(f, schema, classes, members_only)
     base = st.fixed_dictionaries(kwargs)
     if oneof_members:
         chosen = st.none() | st.sampled_from(oneof_members)
@@ -369,7 +389,7 @@ def values_for(
             values, member = pair
             if member is None:
                 return st.just(values)
-            return _element_values(member.kind, schema, classes).map(
+            return _element_values(member.kind, schema, classes, members_only).map(
                 lambda v: {**values, member.name: v}
             )
 
@@ -378,17 +398,19 @@ def values_for(
 
 
 def _element_values(
-    kind: str, schema: tuple[MessageSpec, ...], classes: list[type]
+    kind: str, schema: tuple[MessageSpec, ...], classes: list[type], members_only: bool = False
 ) -> st.SearchStrategy[Any]:
     if kind.startswith("msg:"):
         return values_for(schema, int(kind[4:]), classes)  # an earlier message: no cycles
+    if kind == "enum" and members_only:
+        return st.sampled_from(list(Suit))
     return SCALARS[kind][2]
 
 
 def _field_values(
-    f: FieldSpec, schema: tuple[MessageSpec, ...], classes: list[type]
+    f: FieldSpec, schema: tuple[MessageSpec, ...], classes: list[type], members_only: bool = False
 ) -> st.SearchStrategy[Any]:
-    element = _element_values(f.kind, schema, classes)
+    element = _element_values(f.kind, schema, classes, members_only)
     if f.label == "repeated":
         return st.lists(element, max_size=3)
     if f.label == "map":
@@ -410,6 +432,8 @@ def _multi_entry_map(obj: Any) -> bool:
         return any(_multi_entry_map(getattr(obj, f.name)) for f in dataclasses.fields(obj))
     if attrs.has(type(obj)):
         return any(_multi_entry_map(getattr(obj, a.name)) for a in attrs.fields(type(obj)))
+    if hasattr(type(obj), "model_fields"):  # a pydantic model
+        return any(_multi_entry_map(getattr(obj, name)) for name in type(obj).model_fields)
     return False
 
 
