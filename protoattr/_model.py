@@ -54,7 +54,8 @@ def _is_class(value: Any) -> bool:
 def _wrong_type(obj: Any, expected: Any) -> EncodeError:
     name = expected.__qualname__ if _is_class(expected) else repr(expected)
     return EncodeError(
-        f"serialize(type={name}) was given a {obj.__class__.__qualname__}, which is not a {name}"
+        f"serialize(type={name}): the object is a {obj.__class__.__qualname__}, "
+        f"which is not {name} nor a subclass of it"
     )
 
 
