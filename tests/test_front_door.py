@@ -207,12 +207,12 @@ def test_a_reserved_entry_that_is_not_a_number_range_or_name(entry: Any) -> None
 
 def test_reserved_given_one_name() -> None:
     def build() -> None:
-        @proto_contract(reserved="a")  # one name, not the letters of one
+        @proto_contract(reserved="old")  # one name, not the letters o, l, d
         @dataclass
         class Bad:
-            a: int = field(1, default=0)
+            old: int = field(1, default=0)
 
-    raises_naming(build, "Bad.a", "reserved")
+    raises_naming(build, "Bad.old", "reserved")
 
 
 @pytest.mark.parametrize("tag", ["10", 1.0, 0], ids=repr)

@@ -22,6 +22,7 @@ pydantic = pytest.importorskip("pydantic")
 import protoattr as pa  # noqa: E402
 from protoattr import ContractError, DecodeError, member, proto_contract  # noqa: E402
 from tests import test_random_contracts as rc  # noqa: E402
+from tests.contracts import assert_same  # noqa: E402
 from tests.protoc import compile_proto  # noqa: E402
 
 BaseModel = pydantic.BaseModel
@@ -236,6 +237,10 @@ def test_random_pydantic_contracts_round_trip_and_match_google(data: st.DataObje
         for _ in range(2):
             obj = data.draw(rc.values_for(schema, spec.index, classes), label=cls.__name__)
             rc.check_one(obj, message_cls)
+            # decoded objects are real models, down to the nested ones
+            back = pa.deserialize(cls, pa.serialize(obj))
+            assert_same(cls.model_validate(back.model_dump()), obj)
+            assert_same(back.model_copy(), obj)
 
 
 def test_timedelta_and_enum_fields(tmp_path: Any) -> None:
@@ -268,3 +273,21 @@ def test_unknown_enum_numbers() -> None:
     # a closed enum keeps it with the unknown fields instead, and writes it back
     paint = pa.deserialize(Paint, b"\x08\x09")
     assert paint == Paint() and pa.serialize(paint) == b"\x08\x09"
+
+
+@proto_contract
+class Shape(BaseModel):
+    name: Annotated[str, member(1)] = ""
+
+
+@proto_contract(subtype_tag=10)
+class Circle(Shape):
+    radius: Annotated[float, member(1)] = 0.0
+
+
+def test_model_hierarchies() -> None:
+    circle = Circle(name="c", radius=2.0)
+    data = pa.serialize(circle)
+    assert data == b"\x52\x09\x09" + b"\x00" * 6 + b"\x00\x40" + b"\x0a\x01c"
+    back = pa.deserialize(Shape, data)
+    assert type(back) is Circle and back == circle
