@@ -329,7 +329,7 @@ def _eval_strings(hint: Any, globalns: dict[str, Any], localns: dict[str, Any]) 
     if isinstance(hint, str):
         return _eval_strings(eval(hint, globalns, localns), globalns, localns)
     args = getattr(hint, "__args__", None)
-    if not args:
+    if not args or typing.get_origin(hint) is typing.Literal:  # Literal["a"] holds values
         return hint
     new_args = tuple(_eval_strings(a, globalns, localns) for a in args)
     if all(a is b for a, b in zip(new_args, args, strict=True)):
