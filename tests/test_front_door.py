@@ -443,3 +443,15 @@ def test_quoted_forward_references_inside_generics() -> None:
     assert pa.deserialize(Node, data) == tree
     kinds = [f.value.py_type for f in pa.default_model.info(Node).fields]
     assert kinds == [None, Node, Node, Leaf, Leaf]
+
+
+def test_literal_values_are_not_taken_for_names() -> None:
+    from typing import Literal
+
+    def build() -> None:
+        @proto_contract
+        @dataclass
+        class Bad:
+            mode: Literal["fast"] = field(1, default="fast")
+
+    raises_naming(build, "Bad.mode", "unsupported annotation")
