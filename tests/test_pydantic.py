@@ -125,6 +125,15 @@ def test_matches_googles_runtime() -> None:
     assert pa.deserialize(Task, theirs.SerializeToString()) == TASK
 
 
+def test_the_exported_schema_interoperates() -> None:
+    text = pa.default_model.schema(Task, syntax="proto3")
+    assert "  string shown_as = 9;\n" in text and "enum Priority {\n  LOW = 0;" in text
+    pb = compile_proto(text, "pydantic_task_exported")
+    theirs = pb.Task.FromString(pa.serialize(TASK))
+    assert theirs.created_by == "ann" and theirs.by_name["p"].x == 3 and theirs.origin.y == 2
+    assert pa.deserialize(Task, theirs.SerializeToString()) == TASK
+
+
 def test_decoding_validates() -> None:
     # validators run on decode: created_by is lower-cased, as in Task(...)
     data = pa.serialize(TASK.model_copy(update={"created_by": "ANN"}))  # copy skips validation
