@@ -542,7 +542,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                 untagged.append(d.name)
                 continue
         pending.append((d, mem))
-    if untagged and not pending:
+    if untagged and not pending and options.subtype_tag is None:  # a subtype's type travels
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
             "would always serialize to b'': tag them with field(tag) or "

@@ -133,9 +133,16 @@ def test_a_deliberately_empty_class_and_partly_tagged_classes_are_fine() -> None
     class Implicit:
         a: int = 0
 
+    @proto_contract(subtype_tag=5)
+    @dataclass
+    class Marked(Partly):  # its type travels, even with no data of its own
+        note: str = ""
+
     assert pa.serialize(Empty()) == b""
     assert pa.serialize(Partly(1, {"x": 1})) == b"\x08\x01"
     assert pa.serialize(Implicit(1)) == b"\x08\x01"
+    assert pa.serialize(Marked(1, note="n")) == b"\x2a\x00\x08\x01"
+    assert type(pa.deserialize(Partly, b"\x2a\x00")) is Marked
 
 
 # ---------------------------------------------- subtype tag colliding with a base field
