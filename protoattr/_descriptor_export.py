@@ -163,9 +163,7 @@ class _Builder:
             oneofs.append(oneof)
             for tag, sub in message.children:
                 sub_name = x.model.info(sub).name
-                out.field.append(
-                    self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE)
-                )
+                out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
                 out.field[-1].type_name = self._ref_message(sub)
                 out.field[-1].oneof_index = 0
         for f in message.fields:
@@ -222,9 +220,7 @@ class _Builder:
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 
-    def _field(
-        self, f: FieldInfo, cls: type, owner: d.DescriptorProto
-    ) -> d.FieldDescriptorProto:
+    def _field(self, f: FieldInfo, cls: type, owner: d.DescriptorProto) -> d.FieldDescriptorProto:
         syntax = self.x.syntax
         field = d.FieldDescriptorProto(
             name=f.proto_name, number=f.tag, json_name=_json_name(f.proto_name)

@@ -96,8 +96,8 @@ def schema(
 
     ``cls`` may also be (or include) a service declared with ``@protoattr.service``:
     its ``service`` block is exported with the messages its RPCs use, in the
-    service's package unless ``package`` says otherwise.  ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023);
-    ``package`` becomes the file's ``package`` statement.
+    service's package.  ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"``
+    (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     if syntax not in SYNTAXES:
         raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")

@@ -36,7 +36,7 @@ import threading
 import time
 import typing
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ._contract import is_contract
@@ -253,9 +253,7 @@ def _hints(cls: type, fn: Callable[..., Any], where: str, final: bool) -> dict[s
         raise _Unresolved(str(exc)) from None
 
 
-def _method(
-    cls: type, attr: str, fn: Callable[..., Any], where: str, final: bool
-) -> MethodInfo:
+def _method(cls: type, attr: str, fn: Callable[..., Any], where: str, final: bool) -> MethodInfo:
     options = getattr(fn, _RPC_OPTIONS, {})
     name = options.get("name") or grpc_method_name(attr)
     params = list(inspect.signature(fn).parameters.values())
@@ -297,8 +295,10 @@ def _is_context(annotation: Any) -> bool:
     if annotation is CallContext:
         return True
     args = typing.get_args(annotation)
-    return bool(args) and all(a is CallContext or a is type(None) for a in args) and (
-        CallContext in args
+    return (
+        bool(args)
+        and all(a is CallContext or a is type(None) for a in args)
+        and (CallContext in args)
     )
 
 
@@ -309,7 +309,9 @@ def _message_type(annotation: Any, where: str, what: str) -> tuple[type, bool]:
     if origin in _STREAMS:
         args = typing.get_args(annotation)
         if not args:
-            raise ContractError(f"{where}: say what the {what} stream carries ({origin.__name__}[T])")
+            raise ContractError(
+                f"{where}: say what the {what} stream carries ({origin.__name__}[T])"
+            )
         annotation, streamed = args[0], True
     elif annotation in _STREAMS:
         raise ContractError(f"{where}: say what the {what} stream carries (Iterator[T])")
@@ -407,6 +409,20 @@ class CallContext:
             return bool(server.cancelled())
         return not server.is_active()
 
+    def add_callback(self, callback: Callable[[], object]) -> None:
+        """Call ``callback()`` when the call ends: completed, cancelled or past its deadline.
+
+        The way for a handler to learn that its client went away while it was
+        blocked in a ``yield`` of a server stream.  Server side only.
+        """
+        server = self._server
+        if server is None:
+            raise RuntimeError("add_callback() is for handlers, on a server")
+        if hasattr(server, "add_done_callback"):  # grpc.aio
+            server.add_done_callback(lambda _: callback())
+        else:
+            server.add_callback(callback)
+
     def set_trailing_metadata(self, metadata: Metadata | Mapping[str, str | bytes]) -> None:
         """Trailing metadata the server sends with the status."""
         pairs = _pairs(metadata)
@@ -440,7 +456,7 @@ class CallContext:
 
 
 def _pairs(
-    metadata: Metadata | Mapping[str, str | bytes] | Iterable[Any] | None,
+    metadata: Metadata | Mapping[str, str | bytes] | None,
 ) -> tuple[tuple[str, str | bytes], ...]:
     if metadata is None:
         return ()

@@ -21,7 +21,7 @@ import grpc
 import grpc.aio
 
 from .._model import TypeModel, default_model
-from .._service import CallContext, MethodInfo, Metadata, _pairs, service_info
+from .._service import CallContext, Metadata, MethodInfo, _pairs, service_info
 from ._errors import ServiceError
 
 __all__ = ["AsyncResponseStream", "ResponseStream", "client"]
@@ -56,7 +56,7 @@ def client(
     stub.__dict__.update(methods)
     stub._service = info.full_name
     stub._channel = channel
-    result: S = stub  # type: ignore[assignment]  # it has every method the declaration has
+    result: S = stub  # it has every method the declaration has
     return result
 
 

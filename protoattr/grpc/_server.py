@@ -277,4 +277,3 @@ async def _aiter(result: Any) -> AsyncIterator[Any]:
     else:
         for item in result:
             yield item
-
