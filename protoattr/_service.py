@@ -365,6 +365,7 @@ class CallContext:
         self.details: str | None = None
         self._server: Any = None  # the grpc ServicerContext on a server
         self._deadline: float | None = None
+        self._cancelled = False  # set by protoattr.grpc when grpc.aio cancels the handler
 
     @classmethod
     def _for_server(cls, servicer_context: Any) -> CallContext:
@@ -405,6 +406,8 @@ class CallContext:
         server = self._server
         if server is None:
             return False
+        if self._cancelled:
+            return True
         if hasattr(server, "cancelled"):  # grpc.aio
             return bool(server.cancelled())
         return not server.is_active()

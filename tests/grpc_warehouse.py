@@ -231,17 +231,19 @@ def google_servicer(aio: bool) -> Any:
             return answer(request, context, context.time_remaining())
 
         async def ListItems(self, request: Any, context: Any) -> Any:
-            def done(_: Any) -> None:
-                self.cancelled_seen = context.cancelled()
+            # grpc.aio cancels the handler's task (context.cancelled() stays False)
+            try:
+                n = 0
+                while request.count < 0 or n < request.count:
+                    yield pb2.Item(id=n, name=f"item {n}")
+                    n += 1
+                    if request.count < 0:
+                        await asyncio.sleep(0.005)
+            except asyncio.CancelledError:
+                self.cancelled_seen = True
+                raise
+            finally:
                 self.ended.set()
-
-            context.add_done_callback(done)
-            n = 0
-            while request.count < 0 or n < request.count:
-                yield pb2.Item(id=n, name=f"item {n}")
-                n += 1
-                if request.count < 0:
-                    await asyncio.sleep(0.005)
 
         async def Upload(self, request_iterator: Any, context: Any) -> Any:
             items = [i async for i in request_iterator]

@@ -16,6 +16,7 @@ the request and encodes the response itself, so that
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import AsyncIterator, Iterator
@@ -162,10 +163,11 @@ class _Call:
         async for raw in raws:
             yield self.decode(raw)
 
-    def invoke(self, request: Any, context: Any) -> Any:
-        if self.with_context:
-            return self.fn(request, CallContext._for_server(context))
-        return self.fn(request)
+    def context(self, context: Any) -> CallContext | None:
+        return CallContext._for_server(context) if self.with_context else None
+
+    def invoke(self, request: Any, ctx: CallContext | None) -> Any:
+        return self.fn(request) if ctx is None else self.fn(request, ctx)
 
     # -- failures ----------------------------------------------------------
 
@@ -200,19 +202,19 @@ class _Call:
 
     def unary_unary(self, raw: bytes, context: grpc.ServicerContext) -> bytes:
         try:
-            return self.encode(self.invoke(self.decode(raw), context))
+            return self.encode(self.invoke(self.decode(raw), self.context(context)))
         except Exception as exc:
             self.abort(context, exc)
 
     def stream_unary(self, raws: Iterator[bytes], context: grpc.ServicerContext) -> bytes:
         try:
-            return self.encode(self.invoke(self.requests(raws), context))
+            return self.encode(self.invoke(self.requests(raws), self.context(context)))
         except Exception as exc:
             self.abort(context, exc)
 
     def unary_stream(self, raw: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
         try:
-            for response in self.invoke(self.decode(raw), context):
+            for response in self.invoke(self.decode(raw), self.context(context)):
                 yield self.encode(response)
         except Exception as exc:
             self.abort(context, exc)
@@ -221,7 +223,7 @@ class _Call:
         self, raws: Iterator[bytes], context: grpc.ServicerContext
     ) -> Iterator[bytes]:
         try:
-            for response in self.invoke(self.requests(raws), context):
+            for response in self.invoke(self.requests(raws), self.context(context)):
                 yield self.encode(response)
         except Exception as exc:
             self.abort(context, exc)
@@ -229,42 +231,64 @@ class _Call:
     # -- grpc.aio.server() -------------------------------------------------
 
     async def aio_unary_unary(self, raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        ctx = self.context(context)
         try:
-            result = self.invoke(self.decode(raw), context)
+            result = self.invoke(self.decode(raw), ctx)
             if inspect.isawaitable(result):
                 result = await result
             return self.encode(result)
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
         except Exception as exc:
             await self.aio_abort(context, exc)
 
     async def aio_stream_unary(
         self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
     ) -> bytes:
+        ctx = self.context(context)
         try:
-            result = self.invoke(self.aio_requests(raws), context)
+            result = self.invoke(self.aio_requests(raws), ctx)
             if inspect.isawaitable(result):
                 result = await result
             return self.encode(result)
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
         except Exception as exc:
             await self.aio_abort(context, exc)
 
     async def aio_unary_stream(
         self, raw: bytes, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
+        ctx = self.context(context)
         try:
-            async for response in _aiter(self.invoke(self.decode(raw), context)):
+            async for response in _aiter(self.invoke(self.decode(raw), ctx)):
                 yield self.encode(response)
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
         except Exception as exc:
             await self.aio_abort(context, exc)
 
     async def aio_stream_stream(
         self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
+        ctx = self.context(context)
         try:
-            async for response in _aiter(self.invoke(self.aio_requests(raws), context)):
+            async for response in _aiter(self.invoke(self.aio_requests(raws), ctx)):
                 yield self.encode(response)
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
         except Exception as exc:
             await self.aio_abort(context, exc)
+
+
+def _cancelled(ctx: CallContext | None) -> None:
+    """grpc.aio cancels the handler's task; its context's ``cancelled()`` stays False."""
+    if ctx is not None:
+        ctx._cancelled = True
 
 
 async def _aiter(result: Any) -> AsyncIterator[Any]:
