@@ -164,7 +164,7 @@ class _Builder:
             for tag, sub in message.children:
                 sub_name = x.model.info(sub).name
                 out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
-                out.field[-1].type_name = self._ref_message(sub)
+                out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
         for f in message.fields:
             if f.group:
