@@ -223,7 +223,7 @@ def _rpc_functions(cls: type) -> list[tuple[str, Callable[..., Any]]]:
     """Public functions of ``cls`` and its bases (not ``object``/``Protocol``), in order."""
     seen: dict[str, Callable[..., Any]] = {}
     for klass in reversed(cls.__mro__):
-        if klass.__module__ in ("builtins", "typing", "typing_extensions", "abc"):
+        if klass is object or klass.__module__ in ("typing", "typing_extensions", "abc"):
             continue
         for attr, value in vars(klass).items():
             if attr.startswith("_"):
@@ -239,8 +239,7 @@ def _rpc_functions(cls: type) -> list[tuple[str, Callable[..., Any]]]:
 
 
 def _hints(cls: type, fn: Callable[..., Any], where: str, final: bool) -> dict[str, Any]:
-    module = sys.modules.get(fn.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
+    globalns = getattr(fn, "__globals__", {})
     localns = {**_LOCALS.get(cls, {}), cls.__name__: cls, "CallContext": CallContext}
     try:
         return typing.get_type_hints(fn, globalns=globalns, localns=localns)
