@@ -31,14 +31,24 @@ T = TypeVar("T")
 
 
 def client(
-    service: type[S],
+    service: Callable[..., S],
     channel: grpc.Channel | grpc.aio.Channel,
     *,
     model: TypeModel | None = None,
     timeout: float | None = None,
     metadata: Metadata | None = None,
 ) -> S:
-    """A client of ``service`` over ``channel``; ``timeout``/``metadata`` apply to every call."""
+    """A client of ``service`` over ``channel``; ``timeout``/``metadata`` apply to every call.
+
+    Typed as the service itself, so a type checker checks requests and
+    responses against the declaration.  (``service`` is annotated as a
+    callable rather than ``type[S]`` because mypy refuses a Protocol class for
+    ``type[S]``.)
+    """
+    if not isinstance(service, type):
+        raise TypeError(
+            f"client() takes a class decorated with @protoattr.service, not {service!r}"
+        )
     info = service_info(service)
     model = default_model if model is None else model
     aio = isinstance(channel, grpc.aio.Channel)
