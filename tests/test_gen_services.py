@@ -1,4 +1,4 @@
-"""``protoattr gen`` turns ``.proto`` services into ``@pa.service`` Protocols that serve and call."""
+"""``protoattr gen`` turns ``.proto`` services into ``@pa.service`` Protocols that serve."""
 
 from __future__ import annotations
 

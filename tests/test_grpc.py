@@ -208,9 +208,11 @@ def test_generated_stub_sees_status_codes_and_no_leaked_exception(
     assert caught.value.code() is grpc.StatusCode.PERMISSION_DENIED
     assert caught.value.details() == "no item 4"
 
-    with caplog.at_level(logging.ERROR, logger="protoattr.grpc"):
-        with pytest.raises(grpc.RpcError) as caught:
-            stub.Get(pb2.Query(fail="crash"), timeout=TIMEOUT)
+    with (
+        caplog.at_level(logging.ERROR, logger="protoattr.grpc"),
+        pytest.raises(grpc.RpcError) as caught,
+    ):
+        stub.Get(pb2.Query(fail="crash"), timeout=TIMEOUT)
     assert caught.value.code() is grpc.StatusCode.INTERNAL
     assert caught.value.details() == f"/{SERVICE}/Get: internal error"
     assert "secret" not in caught.value.details()

@@ -145,9 +145,11 @@ def test_generated_aio_stub_against_a_protoattr_server(caplog: pytest.LogCapture
         assert summary.total == 3
         replies = stub.Chat(iter([pb2.Item(id=4)]), timeout=TIMEOUT)
         assert [r.id async for r in replies] == [8]
-        with caplog.at_level(logging.ERROR, logger="protoattr.grpc"):
-            with pytest.raises(grpc.aio.AioRpcError) as caught:
-                await stub.Get(pb2.Query(fail="crash"), timeout=TIMEOUT)
+        with (
+            caplog.at_level(logging.ERROR, logger="protoattr.grpc"),
+            pytest.raises(grpc.aio.AioRpcError) as caught,
+        ):
+            await stub.Get(pb2.Query(fail="crash"), timeout=TIMEOUT)
         assert caught.value.code() is grpc.StatusCode.INTERNAL
         assert "secret" not in (caught.value.details() or "")
         assert any("secret sauce" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)

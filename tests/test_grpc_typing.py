@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-SNIPPET = '''
+SNIPPET = """
 from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,7 +36,7 @@ def use(channel: grpc.Channel) -> None:
     for item in client.many(Req(2)):
         reveal_type(item)
     client.get(Resp(1))
-'''
+"""
 
 
 def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:

@@ -35,9 +35,9 @@ class Shapes(Protocol):
 
     def client_stream(self, requests: Iterable[Ping]) -> Pong: ...
 
-    def bidi(self, requests: AsyncIterator[Ping], ctx: pa.CallContext | None = None) -> (
-        AsyncIterator[Pong]
-    ): ...
+    def bidi(
+        self, requests: AsyncIterator[Ping], ctx: pa.CallContext | None = None
+    ) -> AsyncIterator[Pong]: ...
 
     @pa.rpc(name="GetHTTPStatus")
     def http_status(self, request: Ping) -> Pong: ...
@@ -108,7 +108,7 @@ def _declare(body: str) -> None:
     [
         (
             "def get(self, request: int) -> Pong: ...",
-            r"Bad\.get: the request type int is not a contract \(decorate it with @proto_contract\)",
+            r"Bad\.get: the request type int is not a contract \(decorate it with @proto_con",
         ),
         (
             "def get(self, request: Ping) -> dict: ...",

@@ -66,7 +66,9 @@ def test_schema_of_a_service_declares_it_with_its_messages() -> None:
 def test_services_and_contracts_mix_and_the_package_must_agree() -> None:
     text = pa.default_model.schema([sm.Point, Warehouse])
     assert text.index("message Point") < text.index("service Warehouse")
-    with pytest.raises(ValueError, match=r"Warehouse is the service protoattr\.test\.v1\.Warehouse"):
+    with pytest.raises(
+        ValueError, match=r"Warehouse is the service protoattr\.test\.v1\.Warehouse"
+    ):
         pa.default_model.schema(Warehouse, package="other")
     assert "package protoattr.test.v1;" in pa.default_model.schema(
         Warehouse, package="protoattr.test.v1"
