@@ -29,7 +29,7 @@ from . import _descriptor as d
 from ._contract import FieldInfo, Label, ValueType
 from ._errors import ContractError
 from ._schema import _PACKAGE, _Exporter, _message_like, _wire_value
-from ._service_schema import full_name, message_name, split_services
+from ._service_schema import full_name, split_services
 from ._types import PACKABLE, Kind
 
 if TYPE_CHECKING:
@@ -128,9 +128,8 @@ class _Builder:
     # -- names -------------------------------------------------------------
 
     def _ref_message(self, cls: type) -> str:
-        root = self.x._root(cls)
-        assert message_name(self.x, cls) == self.x.model.info(root).name
-        return "." + full_name(self.x.model, root, self.package)
+        """A field's or an RPC's message: a hierarchy travels as its root's."""
+        return "." + full_name(self.x.model, self.x._root(cls), self.package)
 
     def _ref_enum(self, enum_cls: type) -> str:
         prefix = f".{self.package}." if self.package else "."

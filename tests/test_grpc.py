@@ -306,3 +306,39 @@ def test_service_error_needs_a_failing_status() -> None:
 
     again = pickle.loads(pickle.dumps(error))
     assert (again.code(), again.details()) == (grpc.StatusCode.ABORTED, "try again")
+
+
+# -- a service declared and implemented in one class ---------------------------------
+
+
+@pa.service("protoattr.test.v1.Echo")
+class Echo:
+    """Not a Protocol: the declaration is the implementation."""
+
+    def say(self, request: Item, context: pa.CallContext) -> Item:
+        if request.name == "duplicate":
+            context.set_code(grpc.StatusCode.ALREADY_EXISTS)
+            context.set_details("seen that one")
+        return Item(id=request.id, name=str(context.peer))
+
+
+def test_a_concrete_service_class_with_peer_and_set_code() -> None:
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    pg.add_service(server, Echo, Echo())
+    port = server.add_insecure_port("[::1]:0")
+    if port == 0:  # no IPv6 loopback here
+        server.stop(None)
+        pytest.skip("[::1] is not available")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"[::1]:{port}") as channel:
+            echo = pg.client(Echo, channel, timeout=TIMEOUT)
+            assert repr(echo) == "<EchoClient for protoattr.test.v1.Echo>"
+            reply = echo.say(Item(id=5))
+            assert reply.id == 5 and reply.name.startswith("ipv6:") and "::1" in reply.name
+            with pytest.raises(pg.ServiceError) as caught:
+                echo.say(Item(name="duplicate"))
+            assert caught.value.code() is grpc.StatusCode.ALREADY_EXISTS
+            assert caught.value.details() == "seen that one"
+    finally:
+        server.stop(None)
