@@ -10,8 +10,9 @@ exporter's (:class:`protoattr._schema._Exporter`): the two agree by
 construction, and a test compares this output with protoc's for the
 exported text.
 
-proto3 and proto2 are supported; groups and editions are not yet (a
-:class:`ContractError` / ``ValueError`` says so).  With ``include_imports``
+All three syntaxes are exported: proto2 groups as ``TYPE_GROUP`` fields with
+their body nested where the group is, edition 2023's choices as
+``features`` options.  With ``include_imports``
 the set also holds ``google/protobuf/timestamp.proto`` and
 ``duration.proto`` when a contract uses them (their messages only), as
 ``protoc --include_imports`` would.
@@ -27,8 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _descriptor as d
 from ._contract import FieldInfo, Label, ValueType
-from ._errors import ContractError
-from ._schema import _PACKAGE, _Exporter, _message_like, _wire_value
+from ._schema import _PACKAGE, SYNTAXES, _Exporter, _group_name, _message_like, _wire_value
 from ._service_schema import full_name, split_services
 from ._types import PACKABLE, Kind
 
@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 __all__ = ["descriptor_set", "file_descriptor"]
 
 _WELL_KNOWN = {Kind.TIMESTAMP: "Timestamp", Kind.DURATION: "Duration"}
+# FeatureSet values (descriptor.proto's enums, kept as ints by the contracts)
+_IMPLICIT, _LEGACY_REQUIRED = 2, 3  # field_presence
+_CLOSED = 2  # enum_type
+_EXPANDED = 2  # repeated_field_encoding
+_DELIMITED = 2  # message_encoding
 _OPTIONAL, _REPEATED, _REQUIRED = (
     d.FieldLabel.LABEL_OPTIONAL,
     d.FieldLabel.LABEL_REPEATED,
@@ -69,8 +74,8 @@ def file_descriptor(
     name: str | None = None,
 ) -> d.FileDescriptorProto:
     """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares."""
-    if syntax not in ("proto2", "proto3"):
-        raise ValueError(f"descriptors are exported as 'proto2' or 'proto3', not {syntax!r}")
+    if syntax not in SYNTAXES:
+        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
     if package is not None and not _PACKAGE.fullmatch(package):
         raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
     roots = [cls] if isinstance(cls, type) else list(cls)
@@ -90,7 +95,12 @@ class _Builder:
 
     def run(self, services: list[Any]) -> d.FileDescriptorProto:
         x = self.x
-        messages = [self._message(m) for m in x.messages.values() if m.as_message]
+        messages = []
+        for m in x.messages.values():
+            if m.as_message:
+                # the schema exporter's checks (names, what the syntax can say), text discarded
+                x._message(m, 0, frozenset(), frozenset())
+                messages.append(self._message(m, m.info.name, self._scope(m.cls)))
         enums = [self._enum(e) for e in x.enums]
         out = d.FileDescriptorProto(
             name=self.name or self._file_name(services),
@@ -99,6 +109,7 @@ class _Builder:
             message_type=messages,
             enum_type=enums,
             syntax=x.syntax,
+            edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
         for info in services:
             x._name(info.name, info.cls, "service")
@@ -138,19 +149,25 @@ class _Builder:
     # -- declarations ------------------------------------------------------
 
     def _enum(self, enum_cls: type) -> d.EnumDescriptorProto:
+        closed = self.x.syntax == "editions" and enum_cls in self.x.closed
         return d.EnumDescriptorProto(
             name=enum_cls.__name__,
             value=[
                 d.EnumValueDescriptorProto(name=n, number=v)
                 for n, v in self.x.enum_values[enum_cls]
             ],
+            options=d.EnumOptions(features=d.FeatureSet(enum_type=_CLOSED)) if closed else None,
         )
 
-    def _message(self, message: Any) -> d.DescriptorProto:
+    def _scope(self, cls: type) -> str:
+        """The full name of a top-level message (what its nested types are named under)."""
+        return full_name(self.x.model, cls, self.package)
+
+    def _message(self, message: Any, name: str, scope: str) -> d.DescriptorProto:
+        """``message`` declared as ``name``, whose full name is ``scope`` (a proto2 group's
+        body is a message nested where the group is)."""
         x = self.x
-        # the schema exporter's checks (names, what the syntax can declare), text discarded
-        x._message(message, 0, frozenset(), frozenset())
-        out = d.DescriptorProto(name=message.info.name)
+        out = d.DescriptorProto(name=name)
         self._reserved(message, out)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         oneofs: list[str] = []
@@ -166,12 +183,7 @@ class _Builder:
                 out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
         for f in message.fields:
-            if f.group:
-                raise ContractError(
-                    f"{f.where}: groups are not yet exported as descriptors (schema() text "
-                    "declares them)"
-                )
-            field = self._field(f, message.cls, out)
+            field = self._field(f, scope, out)
             if f.oneof is not None:
                 if f.oneof not in oneofs:
                     oneofs.append(f.oneof)
@@ -219,11 +231,12 @@ class _Builder:
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 
-    def _field(self, f: FieldInfo, cls: type, owner: d.DescriptorProto) -> d.FieldDescriptorProto:
+    def _field(self, f: FieldInfo, scope: str, owner: d.DescriptorProto) -> d.FieldDescriptorProto:
         syntax = self.x.syntax
         field = d.FieldDescriptorProto(
             name=f.proto_name, number=f.tag, json_name=_json_name(f.proto_name)
         )
+        features = d.FeatureSet()
         if f.label is Label.MAP:
             assert f.key is not None
             entry = _entry_name(f.proto_name)
@@ -237,9 +250,18 @@ class _Builder:
                 )
             )
             field.label, field.type = _REPEATED, d.FieldType.TYPE_MESSAGE
-            field.type_name = f".{full_name(self.x.model, cls, self.package)}.{entry}"
+            field.type_name = f".{scope}.{entry}"
             return field
         self._typed(field, f.value)
+        if f.group and syntax == "proto2":
+            assert f.value.py_type is not None
+            group = _group_name(f)
+            root = self.x.messages[self.x._root(f.value.py_type)]
+            owner.nested_type.append(self._message(root, group, f"{scope}.{group}"))
+            field.name, field.json_name = group.lower(), _json_name(group.lower())
+            field.type, field.type_name = d.FieldType.TYPE_GROUP, f".{scope}.{group}"
+        elif f.group:
+            features.message_encoding = _DELIMITED
         if f.label is Label.REPEATED:
             field.label = _REPEATED
             if f.value.kind in PACKABLE:
@@ -247,9 +269,16 @@ class _Builder:
                     field.options = d.FieldOptions(packed=True)
                 elif syntax == "proto3" and not f.packed:
                     field.options = d.FieldOptions(packed=False)
-            return field
+                elif syntax == "editions" and not f.packed:
+                    features.repeated_field_encoding = _EXPANDED
+            return _with_features(field, features)
         presence, _ = self.x._presence(f)
-        field.label = _REQUIRED if f.required else _OPTIONAL
+        field.label = _REQUIRED if f.required and syntax == "proto2" else _OPTIONAL
+        if syntax == "editions":
+            if f.required:
+                features.field_presence = _LEGACY_REQUIRED
+            elif presence == "implicit" and f.oneof is None:
+                features.field_presence = _IMPLICIT
         if (
             syntax == "proto3"
             and presence == "explicit"
@@ -257,11 +286,11 @@ class _Builder:
             and not _message_like(f.value)
         ):
             field.proto3_optional = True
-        if syntax == "proto2":
+        if syntax != "proto3":
             default = self._default(f)
             if default is not None:
                 field.default_value = default
-        return field
+        return _with_features(field, features)
 
     def _default(self, f: FieldInfo) -> str | None:
         """``default_value`` as descriptor.proto spells it (strings raw, bytes C-escaped)."""
@@ -284,6 +313,14 @@ class _Builder:
                 return "inf" if number > 0 else "-inf"
             return _shortest(number, kind)
         return text  # enum names, true/false, integers: the same as in .proto text
+
+
+def _with_features(field: d.FieldDescriptorProto, features: d.FeatureSet) -> d.FieldDescriptorProto:
+    """``field`` with edition ``features`` in its options, when there are any."""
+    if features != d.FeatureSet():
+        field.options = field.options or d.FieldOptions()
+        field.options.features = features
+    return field
 
 
 def _synthetic_oneof(name: str, used: set[str]) -> str:

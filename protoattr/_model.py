@@ -179,7 +179,7 @@ class TypeModel:
         without protoc: load it with ``google.protobuf.descriptor_pool``, serve
         it by gRPC reflection.  ``cls`` may include services; ``name`` is the
         file's name (by default from the package and the first service or
-        contract, ``shop/v1/catalog.proto``).  proto2 and proto3.
+        contract, ``shop/v1/catalog.proto``).  ``syntax`` as for :meth:`schema`.
         """
         from ._descriptor_export import descriptor_set
 

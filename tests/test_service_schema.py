@@ -109,11 +109,13 @@ def _ours(roots: Any, syntax: str, name: str, package: str | None) -> Any:
 
 CASES = [
     ("warehouse", Warehouse, "proto3", None),
-    ("everything3", sm.Everything, "proto3", "pkg.three"),
-    ("everything2", sm.Everything, "proto2", "pkg.two"),
-    ("canvas3", sm.Canvas, "proto3", "pkg.shapes"),
+    ("warehouse_editions", Warehouse, "editions", None),
     ("canvas2", [sm.Canvas, sm.Vehicle], "proto2", "pkg.shapes"),
     ("card2", sm.Card, "proto2", None),
+] + [  # every contract of the schema tests, in every syntax that can declare it
+    (f"{cls.__name__.lower()}_{syntax}", cls, syntax, f"pkg.{syntax}")
+    for cls, syntaxes, _ in sm.SAMPLES
+    for syntax in syntaxes
 ]
 
 
@@ -154,11 +156,11 @@ def test_proto2_defaults_are_spelled_as_protoc_spells_them(tmp_path: Path) -> No
     assert json_format.MessageToDict(ours) == json_format.MessageToDict(theirs)
 
 
-def test_groups_and_editions_are_not_exported_as_descriptors_yet() -> None:
-    with pytest.raises(pa.ContractError, match=r"Legacy\.card: groups are not yet exported"):
-        pa.default_model.descriptor_set(sm.Legacy, syntax="proto2")
-    with pytest.raises(ValueError, match="'proto2' or 'proto3'"):
-        pa.default_model.descriptor_set(sm.Point, syntax="editions")
+def test_what_a_syntax_cannot_say_is_refused_as_in_schema_text() -> None:
+    with pytest.raises(pa.ContractError, match=r"Legacy\.key: proto3 has no required fields"):
+        pa.default_model.descriptor_set(sm.Legacy, syntax="proto3")
+    with pytest.raises(ValueError, match="syntax must be one of"):
+        pa.default_model.descriptor_set(sm.Point, syntax="proto4")
 
 
 def test_the_descriptor_set_loads_into_a_pool_and_its_classes_read_our_bytes() -> None:
