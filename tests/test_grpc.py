@@ -102,8 +102,10 @@ def test_unary_call_with_metadata_and_deadline(
 
 def test_server_streaming(channel: grpc.Channel) -> None:
     client = pg.client(Warehouse, channel)
-    items = list(client.list_items(Query(count=50), timeout=TIMEOUT))
+    context = pa.CallContext(timeout=TIMEOUT)
+    items = list(client.list_items(Query(count=50), context))
     assert items == [Item(id=n, name=f"item {n}") for n in range(50)]
+    assert context.code is grpc.StatusCode.OK  # filled in when the stream ended
 
 
 def test_client_streaming(channel: grpc.Channel) -> None:

@@ -78,9 +78,11 @@ def test_all_four_shapes(kind: str) -> None:
         assert item.price is not None and 0 < item.price <= TIMEOUT + 0.1  # deadlines round up
         served = "protoattr" if kind == "protoattr" else "google"
         assert ("x-served-by", served) in context.trailing_metadata
-        stream = client.list_items(Query(count=30), timeout=TIMEOUT)
+        context = pa.CallContext(timeout=TIMEOUT)
+        stream = client.list_items(Query(count=30), context)
         got = [i async for i in stream]  # type: ignore[attr-defined]
         assert got == [Item(id=n, name=f"item {n}") for n in range(30)]
+        assert context.code is grpc.StatusCode.OK
         summary = await client.upload(items(10), timeout=TIMEOUT)  # type: ignore[arg-type,misc]
         assert summary == Summary(10, 45, [f"n{i}" for i in range(10)])
         # a plain iterable is fine for an async client too
