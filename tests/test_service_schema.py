@@ -211,3 +211,46 @@ class _Shapes(Protocol):
     def one(self, request: sm.Point) -> sm.Point: ...
 
     def many(self, requests: Iterator[sm.Point]) -> Iterator[sm.Point]: ...
+
+
+SERVICE_MODULE = """
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import protoattr as pa
+
+
+@pa.proto_contract
+@dataclass
+class Ping:
+    n: pa.int32 = pa.field(1, default=0)
+
+
+@pa.service("cli.v1.Pinger")
+class Pinger(Protocol):
+    def ping(self, request: Ping) -> Iterator[Ping]: ...
+"""
+
+
+def test_the_command_line_exports_a_service(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "pinger.py").write_text(SERVICE_MODULE, encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    expected = (
+        'syntax = "proto3";\n\npackage cli.v1;\n\nmessage Ping {\n  int32 n = 1;\n}\n\n'
+        "service Pinger {\n  rpc Ping(Ping) returns (stream Ping);\n}\n"
+    )
+    for target in ("pinger.py:Pinger", "pinger.py"):  # the service, or the whole module
+        result = subprocess.run(
+            [sys.executable, "-m", "protoattr", "schema", target],
+            cwd=tmp_path,
+            env={"PYTHONPATH": str(root), "PATH": ""},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert (result.returncode, result.stdout, result.stderr) == (0, expected, ""), target
