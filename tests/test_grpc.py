@@ -344,3 +344,35 @@ def test_a_concrete_service_class_with_peer_and_set_code() -> None:
             assert caught.value.details() == "seen that one"
     finally:
         server.stop(None)
+
+
+def test_a_wrong_or_unencodable_response_is_internal_and_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Sloppy(WarehouseImpl):
+        def get(self, request: Query, context: pa.CallContext) -> Item:
+            if request.id == 1:
+                return Summary()  # type: ignore[return-value]
+            if request.id == 2:
+                return Item(id=2**40)  # out of range for int32
+            return Item(id=request.id)
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    pg.add_service(server, Warehouse, Sloppy())
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            client = pg.client(Warehouse, channel, timeout=TIMEOUT)
+            with caplog.at_level(logging.ERROR, logger="protoattr.grpc"):
+                for query in (Query(id=1), Query(id=2)):
+                    with pytest.raises(pg.ServiceError) as caught:
+                        client.get(query)
+                    assert caught.value.code() is grpc.StatusCode.INTERNAL
+                    assert caught.value.details() == f"/{SERVICE}/Get: internal error"
+            assert client.get(Query(id=3)).id == 3
+    finally:
+        server.stop(None)
+    messages = [str(r.exc_info[1]) for r in caplog.records if r.exc_info]
+    assert messages[0].endswith("Sloppy.get returned Summary, not Item")
+    assert messages[1] == "Item.id: 1099511627776 does not fit int32"
