@@ -7,14 +7,17 @@ server process of its own on 127.0.0.1 (an ephemeral port):
 * ``protoattr``: a ``@pa.service`` implementation over dataclasses, called with
   ``protoattr.grpc.client``;
 * ``google``: a servicer over the generated ``*_pb2`` messages (upb), called
-  with the generated stub.
+  with the generated stub;
+* ``bytes``: the baseline, grpcio alone - the server answers every call with
+  the same prebuilt bytes and the client decodes nothing - so the gap
+  between it and the others is what the codecs and their glue cost.
 
 Both use grpcio's sync server (a thread pool as wide as the number of
 clients) and channel, so the difference is the codec and the glue.  For each,
 ``--clients`` threads share one channel and make ``--calls`` unary calls in
 all (``Get``: an order of ``--lines`` line items); then ``--streams``
 server-streaming calls of ``--items`` orders each, checked to arrive complete
-and in order.  Rounds alternate the two stacks (``--rounds``); the table
+and in order.  Rounds rotate the order of the stacks (``--rounds``); the table
 shows the median round.
 
 Run: ``python benchmarks/grpc_load.py`` (about 20 s; ``--quick``: a few seconds).
@@ -148,13 +151,33 @@ def google_servicer(pb2: ModuleType, pb2_grpc: ModuleType) -> Any:
     return Servicer()
 
 
+def raw_handler(lines: int) -> Any:
+    """The transport alone: a fixed order's bytes for any call, no codec on either side."""
+    answer = pa.serialize(make_order(1, lines))
+
+    def stream(raw: bytes, context: Any) -> Iterator[bytes]:
+        count = pa.deserialize(OrderQuery, raw).count  # a few bytes: how many to send
+        for _ in range(count):
+            yield answer
+
+    return grpc.method_handlers_generic_handler(
+        "bench.v1.Orders",
+        {
+            "Get": grpc.unary_unary_rpc_method_handler(lambda raw, context: answer),
+            "ListOrders": grpc.unary_stream_rpc_method_handler(stream),
+        },
+    )
+
+
 # -- the server process --------------------------------------------------------------
 
 
-def serve(kind: str, out_dir: str, workers: int) -> None:
+def serve(kind: str, out_dir: str, workers: int, lines: int) -> None:
     server = grpc.server(ThreadPoolExecutor(max_workers=workers))
     if kind == "protoattr":
         pg.add_service(server, Orders, OrdersService())
+    elif kind == "bytes":
+        server.add_generic_rpc_handlers((raw_handler(lines),))
     else:
         pb2, pb2_grpc = load_generated(out_dir)
         pb2_grpc.add_OrdersServicer_to_server(google_servicer(pb2, pb2_grpc), server)
@@ -192,6 +215,16 @@ def run_round(kind: str, address: str, args: argparse.Namespace, out_dir: str) -
             def stream() -> list[int]:
                 items = client.list_orders(OrderQuery(lines=args.lines, count=args.items))
                 return [o.id for o in items]
+        elif kind == "bytes":  # the baseline: bytes both ways, nothing decoded
+            get = channel.unary_unary("/bench.v1.Orders/Get", _registered_method=True)
+            listing = channel.unary_stream("/bench.v1.Orders/ListOrders", _registered_method=True)
+            query_bytes = pa.serialize(OrderQuery(lines=args.lines, count=args.items))
+
+            def call(i: int) -> int:
+                return i if get(b"\x08\x01", timeout=10) else -1
+
+            def stream() -> list[int]:  # counts only: the bytes are all the same order
+                return [n for n, _ in enumerate(listing(query_bytes, timeout=10))]
         else:
             pb2, pb2_grpc = load_generated(out_dir)
             stub = pb2_grpc.OrdersStub(channel)
@@ -249,7 +282,9 @@ def run_round(kind: str, address: str, args: argparse.Namespace, out_dir: str) -
     )
 
 
-def start_server(kind: str, out_dir: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+def start_server(
+    kind: str, out_dir: str, workers: int, lines: int
+) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -260,6 +295,8 @@ def start_server(kind: str, out_dir: str, workers: int) -> tuple[subprocess.Pope
             out_dir,
             "--workers",
             str(workers),
+            "--lines",
+            str(lines),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -289,17 +326,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=8, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.pb2_dir, args.workers)
+        serve(args.serve, args.pb2_dir, args.workers, args.lines)
         return
     if args.quick:
         args.calls, args.items, args.rounds = args.calls // 10, args.items // 10, 1
     with tempfile.TemporaryDirectory(prefix="protoattr-grpc-bench-") as out_dir:
         generate(out_dir)
-        rounds: dict[str, list[Round]] = {"protoattr": [], "google": []}
+        kinds = ["protoattr", "google", "bytes"]
+        rounds: dict[str, list[Round]] = {kind: [] for kind in kinds}
         for r in range(args.rounds):
-            order = ["protoattr", "google"] if r % 2 == 0 else ["google", "protoattr"]
-            for kind in order:
-                process, address = start_server(kind, out_dir, args.clients)
+            for kind in kinds[r % 3 :] + kinds[: r % 3]:  # rotate who goes first
+                process, address = start_server(kind, out_dir, args.clients, args.lines)
                 try:
                     rounds[kind].append(run_round(kind, address, args, out_dir))
                 finally:
@@ -331,7 +368,10 @@ def main() -> None:
             f"{best.p99_ms:.2f} | {best.stream_items_per_s:,.0f} |"
         )
     print()
-    print(f"streams verified: {args.rounds * args.streams} per stack, every order in order")
+    print(
+        f"streams verified: {args.rounds * args.streams} per stack, every order in order "
+        "(bytes: counted)"
+    )
     if args.json:
         Path(args.json).write_text(
             json.dumps({k: [r.__dict__ for r in v] for k, v in rounds.items()}, indent=2)
