@@ -458,9 +458,7 @@ class _Writer:
                     found.append(t)
         return found
 
-    def _service(
-        self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto
-    ) -> str:
+    def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
         """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
         from ._service import grpc_method_name
 
@@ -495,15 +493,14 @@ class _Writer:
             if m.server_streaming:
                 self.uses.add("Iterator")
                 response = f"Iterator[{response}]"
-            signature = (
-                f"    def {attr}(self, {param}: {request}, context: pa.CallContext | None = None)"
-                f" -> {response}: ..."
-            )
-            if len(signature) > 88:  # ruff format's default width
-                signature = (
-                    f"    def {attr}(\n        self, {param}: {request}, "
-                    f"context: pa.CallContext | None = None\n    ) -> {response}: ..."
-                )
+            params = f"self, {param}: {request}, context: pa.CallContext = pa.CallContext.NONE"
+            signature = f"    def {attr}({params}) -> {response}: ..."
+            if len(signature) > 88:  # wrapped the way ruff format wraps it
+                if len(params) + 8 <= 88:
+                    signature = f"    def {attr}(\n        {params}\n    ) -> {response}: ..."
+                else:
+                    each = "".join(f"        {p.strip()},\n" for p in params.split(", "))
+                    signature = f"    def {attr}(\n{each}    ) -> {response}: ..."
             lines.append(signature)
         return "\n".join(lines)
 

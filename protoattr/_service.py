@@ -37,7 +37,7 @@ import time
 import typing
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ._contract import is_contract
 from ._errors import ContractError
@@ -343,7 +343,14 @@ class CallContext:
     and ``cancelled``; it can ``set_trailing_metadata(...)``, and
     ``set_code``/``set_details`` for a successful response (raise
     ``protoattr.grpc.ServiceError`` to fail the call).
+
+    ``CallContext.NONE`` is the default to declare the parameter with
+    (``context: pa.CallContext = pa.CallContext.NONE``, protobuf-net.Grpc's
+    ``CallContext context = default``): clients may then leave it out, and a
+    server always passes a real one.  It holds nothing and cannot be changed.
     """
+
+    NONE: ClassVar[CallContext]
 
     def __init__(
         self,
@@ -457,6 +464,24 @@ class CallContext:
         return f"<CallContext ({side}) metadata={list(self.metadata)!r}>"
 
 
+class _NoCallContext(CallContext):
+    """``CallContext.NONE``: no options, nothing to receive into."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False):
+            raise AttributeError(
+                "CallContext.NONE cannot be changed: pass a CallContext() of your own"
+            )
+        super().__setattr__(name, value)
+
+    def __repr__(self) -> str:
+        return "CallContext.NONE"
+
+
 def _pairs(
     metadata: Metadata | Mapping[str, str | bytes] | None,
 ) -> tuple[tuple[str, str | bytes], ...]:
@@ -465,3 +490,6 @@ def _pairs(
     if isinstance(metadata, Mapping):
         return tuple((str(k), v) for k, v in metadata.items())
     return tuple((str(k), v) for k, v in metadata)
+
+
+CallContext.NONE = _NoCallContext()

@@ -25,6 +25,7 @@ import "google/protobuf/timestamp.proto";
 message Product { int32 id = 1; string name = 2; google.protobuf.Timestamp added = 3; }
 message GetProductRequest { int32 id = 1; }
 message Empty {}
+message RestockingInstructionsForOneWarehouse { string sku = 1; }
 
 // The catalog of the shop.
 service Catalog {
@@ -34,6 +35,7 @@ service Catalog {
   rpc Upload(stream Product) returns (Empty);
   rpc Sync(stream Product) returns (stream Product);
   rpc GetHTTPStatus(Empty) returns (Empty);
+  rpc Restock(stream RestockingInstructionsForOneWarehouse) returns (stream Empty);
 }
 """
 
@@ -44,25 +46,31 @@ class Catalog(Protocol):
 
     # Looks one up.
     def get_product(
-        self, request: GetProductRequest, context: pa.CallContext | None = None
+        self, request: GetProductRequest, context: pa.CallContext = pa.CallContext.NONE
     ) -> Product: ...
 
     def list_products(
-        self, request: Empty, context: pa.CallContext | None = None
+        self, request: Empty, context: pa.CallContext = pa.CallContext.NONE
     ) -> Iterator[Product]: ...
 
     def upload(
-        self, requests: Iterator[Product], context: pa.CallContext | None = None
+        self, requests: Iterator[Product], context: pa.CallContext = pa.CallContext.NONE
     ) -> Empty: ...
 
     def sync(
-        self, requests: Iterator[Product], context: pa.CallContext | None = None
+        self, requests: Iterator[Product], context: pa.CallContext = pa.CallContext.NONE
     ) -> Iterator[Product]: ...
 
     @pa.rpc(name="GetHTTPStatus")
     def get_http_status(
-        self, request: Empty, context: pa.CallContext | None = None
+        self, request: Empty, context: pa.CallContext = pa.CallContext.NONE
     ) -> Empty: ...
+
+    def restock(
+        self,
+        requests: Iterator[RestockingInstructionsForOneWarehouse],
+        context: pa.CallContext = pa.CallContext.NONE,
+    ) -> Iterator[Empty]: ...
 '''
 
 
@@ -82,6 +90,7 @@ def test_a_service_becomes_a_protocol(shop: Any) -> None:
         ("upload", "Upload", "stream_unary"),
         ("sync", "Sync", "stream_stream"),
         ("get_http_status", "GetHTTPStatus", "unary_unary"),
+        ("restock", "Restock", "stream_stream"),
     ]
 
 
@@ -120,6 +129,9 @@ def test_the_generated_service_serves_and_is_called(shop: Any) -> None:
 
         def get_http_status(self, request: Any, context: Any = None) -> Any:
             return shop.Empty()
+
+        def restock(self, requests: Any, context: Any = None) -> Any:
+            yield from (shop.Empty() for _ in requests)
 
     server = grpc.server(ThreadPoolExecutor(max_workers=2))
     pg.add_service(server, shop.Catalog, Catalog())

@@ -180,6 +180,14 @@ def test_the_client_checks_request_types(our_channel: grpc.Channel) -> None:
     client = pg.client(Warehouse, our_channel)
     with pytest.raises(TypeError, match=r"Warehouse\.get takes Query requests, not Item"):
         client.get(Item(), timeout=TIMEOUT)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="the second argument of a call is a CallContext"):
+        client.get(Query(), {"timeout": 1})  # type: ignore[arg-type]
+
+
+def test_call_context_none_is_no_context(our_channel: grpc.Channel) -> None:
+    client = pg.client(Warehouse, our_channel)
+    assert client.get(Query(id=6), pa.CallContext.NONE, timeout=TIMEOUT).id == 6
+    assert pa.CallContext.NONE.trailing_metadata == ()  # nothing received into it
 
 
 # -- Google's generated stub, against a protoattr server -----------------------

@@ -27,11 +27,20 @@ class Resp:
 
 @pa.service("t.v1.S")
 class S(Protocol):
-    def get(self, request: Req, context: pa.CallContext | None = None) -> Resp: ...
+    def get(self, request: Req, context: pa.CallContext = pa.CallContext.NONE) -> Resp: ...
     def many(self, request: Req, context: pa.CallContext | None = None) -> Iterator[Resp]: ...
+
+class Impl(S):  # an implementation keeps the default and uses the context unguarded
+    def get(self, request: Req, context: pa.CallContext = pa.CallContext.NONE) -> Resp:
+        context.set_trailing_metadata([("k", "v")])
+        return Resp(request.id)
+
+    def many(self, request: Req, context: pa.CallContext | None = None) -> Iterator[Resp]:
+        yield Resp(request.id)
 
 def use(channel: grpc.Channel) -> None:
     client = pg.client(S, channel)
+    reveal_type(client.get(Req(1)))
     reveal_type(client.get(Req(1), pa.CallContext(timeout=2)))
     for item in client.many(Req(2)):
         reveal_type(item)
@@ -54,6 +63,7 @@ def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:
     )
     lines = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith(str(path))]
     assert lines == [
+        'note: Revealed type is "typed_client.Resp"',
         'note: Revealed type is "typed_client.Resp"',
         'note: Revealed type is "typed_client.Resp"',
         'error: Argument 1 to "get" of "S" has incompatible type "Resp"; expected "Req"  '

@@ -178,3 +178,11 @@ def test_import_protoattr_grpc_without_grpcio_says_what_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert "pip install 'protoattr[grpc]'" in out.stdout
+
+
+def test_call_context_none_is_an_unchangeable_default() -> None:
+    none = pa.CallContext.NONE
+    assert repr(none) == "CallContext.NONE" and isinstance(none, pa.CallContext)
+    assert none.metadata == () and none.time_remaining() is None
+    with pytest.raises(AttributeError, match=r"CallContext\.NONE cannot be changed"):
+        none.timeout = 3.0

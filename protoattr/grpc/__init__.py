@@ -18,9 +18,7 @@ from __future__ import annotations
 try:
     import grpc as _grpc  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess
-    raise ImportError(
-        "protoattr.grpc needs grpcio: pip install 'protoattr[grpc]'"
-    ) from exc
+    raise ImportError("protoattr.grpc needs grpcio: pip install 'protoattr[grpc]'") from exc
 
 from .._service import CallContext
 from ._client import AsyncResponseStream, ResponseStream, client

@@ -108,6 +108,15 @@ def _options(
     return options
 
 
+def _own(context: CallContext | None) -> CallContext | None:
+    """The caller's context, or None for none (``CallContext.NONE`` receives nothing)."""
+    if context is None or context is CallContext.NONE:
+        return None
+    if not isinstance(context, CallContext):
+        raise TypeError(f"the second argument of a call is a CallContext, not {context!r}")
+    return context
+
+
 def _fill(context: CallContext | None, call: Any) -> None:
     """Copy what the server sent into the caller's context (sync calls)."""
     if context is None or call is None:
@@ -163,6 +172,7 @@ def _method(
         if m.server_streaming:
 
             def sync_stream(request: Any, context: CallContext | None = None, **kw: Any) -> Any:
+                context = _own(context)
                 call = multicallable(outgoing(request), **_options(defaults, context, kw))
                 return ResponseStream(call, decode, context)
 
@@ -170,6 +180,7 @@ def _method(
             return sync_stream
 
         def sync_unary(request: Any, context: CallContext | None = None, **kw: Any) -> Any:
+            context = _own(context)
             options = _options(defaults, context, kw)
             data = outgoing(request)
             try:
@@ -188,6 +199,7 @@ def _method(
     if m.server_streaming:
 
         def aio_stream(request: Any, context: CallContext | None = None, **kw: Any) -> Any:
+            context = _own(context)
             call = multicallable(outgoing(request), **_options(defaults, context, kw))
             return AsyncResponseStream(call, decode, context)
 
@@ -195,6 +207,7 @@ def _method(
         return aio_stream
 
     async def aio_unary(request: Any, context: CallContext | None = None, **kw: Any) -> Any:
+        context = _own(context)
         call = multicallable(outgoing(request), **_options(defaults, context, kw))
         try:
             raw = await call
