@@ -54,7 +54,9 @@ class Stock:
 
 @pa.service("shop.v1.Catalog")
 class Catalog(Protocol):
-    def get_product(self, request: ProductQuery, context: pa.CallContext) -> Product: ...
+    def get_product(
+        self, request: ProductQuery, context: pa.CallContext = pa.CallContext.NONE
+    ) -> Product: ...
 
     def list_products(self, request: ProductQuery) -> Iterator[Product]: ...
 
@@ -67,7 +69,9 @@ PRODUCTS = {1: Product(1, "bolt", 25), 2: Product(2, "nut", 10), 3: Product(3, "
 
 
 class CatalogService(Catalog):
-    def get_product(self, request: ProductQuery, context: pa.CallContext) -> Product:
+    def get_product(
+        self, request: ProductQuery, context: pa.CallContext = pa.CallContext.NONE
+    ) -> Product:
         time.sleep(request.delay)
         product = PRODUCTS.get(request.id)
         if product is None:
@@ -116,7 +120,7 @@ def main() -> None:
             except pg.ServiceError as error:
                 print("error:", error.code().name, error.details())
             try:
-                catalog.get_product(ProductQuery(id=1, delay=0.5), timeout=0.05)
+                catalog.get_product(ProductQuery(id=1, delay=0.5), pa.CallContext(timeout=0.05))
             except pg.ServiceError as error:
                 print("deadline:", error.code().name)
     finally:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "grpc_service.py"
+
 SNIPPET = """
 from __future__ import annotations
 from collections.abc import Iterator
@@ -59,6 +61,7 @@ def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:
             "--cache-dir",
             str(tmp_path / ".mypy_cache"),
             str(path),
+            str(EXAMPLE),  # the runnable example type-checks clean as well
         ]
     )
     lines = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith(str(path))]
@@ -70,3 +73,4 @@ def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:
         "[arg-type]",
     ], out + err
     assert status == 1
+    assert str(EXAMPLE) not in out, out
