@@ -137,10 +137,15 @@ class AsyncWarehouseImpl:
     def __init__(self) -> None:
         self.ended = threading.Event()
         self.cancelled_seen = False
+        self.get_cancelled = threading.Event()
 
     async def get(self, request: Query, context: pa.CallContext) -> Item:
         if request.delay:
-            await asyncio.sleep(request.delay)
+            try:
+                await asyncio.sleep(request.delay)
+            except asyncio.CancelledError:
+                self.get_cancelled.set()  # the client cancelled (or its deadline passed)
+                raise
         if request.fail == "crash":
             raise RuntimeError("the secret sauce is out")
         if request.fail:

@@ -132,6 +132,23 @@ def test_cancelling_a_stream_midway(kind: str) -> None:
     run(kind, body)
 
 
+def test_cancelling_an_awaited_unary_call_reaches_the_server() -> None:
+    async def body(impl: Any, channel: grpc.aio.Channel) -> None:
+        client = pg.client(Warehouse, channel)
+        task = asyncio.ensure_future(client.get(Query(delay=5.0), timeout=TIMEOUT))  # type: ignore[arg-type]
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(200):
+            if impl.get_cancelled.is_set():
+                break
+            await asyncio.sleep(0.01)
+        assert impl.get_cancelled.is_set(), "the handler was not cancelled"
+
+    run("protoattr", body)
+
+
 def test_generated_aio_stub_against_a_protoattr_server(caplog: pytest.LogCaptureFixture) -> None:
     pb2, pb2_grpc = generated()
 
