@@ -48,8 +48,9 @@ def add_service(
     ``implementation`` any object with its methods (usually an instance of a
     class that subclasses the service Protocol).  On a ``grpc.server()``
     every method must be a plain function or generator; on a
-    ``grpc.aio.server()`` they may be ``async`` (unary and server-streaming
-    ones may also be plain, and then run on the event loop).
+    ``grpc.aio.server()`` they may be ``async`` or plain: plain unary and
+    server-streaming methods run on the event loop, plain ones that read a
+    stream of requests in the loop's default executor (a worker thread).
     """
     info = service_info(service)
     handlers = method_handlers(
@@ -72,14 +73,11 @@ def method_handlers(
         fn = _implementation_of(info, m, implementation)
         call = _Call(info, m, fn, model)
         if aio:
-            if m.client_streaming and not (
+            threaded = m.client_streaming and not (
                 inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn)
-            ):
-                raise TypeError(
-                    f"{call.where}: on a grpc.aio server a client-streaming or bidirectional "
-                    "RPC must be async (it reads an async stream of requests)"
-                )
-            handler = getattr(call, f"aio_{m.shape}")
+            )
+            # a plain method reading a stream of requests runs in a worker thread
+            handler = getattr(call, f"aio_{'threaded_' if threaded else ''}{m.shape}")
         else:
             if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
                 raise TypeError(
@@ -271,6 +269,39 @@ class _Call:
         except Exception as exc:
             await self.aio_abort(context, exc)
 
+    async def aio_threaded_stream_unary(
+        self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> bytes:
+        ctx = self.context(context)
+        loop = asyncio.get_running_loop()
+        requests = self.requests(_Blocking(raws, loop))
+        try:
+            return await loop.run_in_executor(None, lambda: self.encode(self.invoke(requests, ctx)))
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
+        except Exception as exc:
+            await self.aio_abort(context, exc)
+
+    async def aio_threaded_stream_stream(
+        self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        ctx = self.context(context)
+        loop = asyncio.get_running_loop()
+        requests = self.requests(_Blocking(raws, loop))
+        try:
+            responses = await loop.run_in_executor(None, lambda: iter(self.invoke(requests, ctx)))
+            while True:
+                response = await loop.run_in_executor(None, next, responses, _END)
+                if response is _END:
+                    break
+                yield self.encode(response)
+        except asyncio.CancelledError:
+            _cancelled(ctx)
+            raise
+        except Exception as exc:
+            await self.aio_abort(context, exc)
+
     async def aio_stream_stream(
         self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
@@ -283,6 +314,34 @@ class _Call:
             raise
         except Exception as exc:
             await self.aio_abort(context, exc)
+
+
+class _Blocking:
+    """A plain iterator over an async one, for code in a worker thread (grpc.aio requests)."""
+
+    def __init__(self, raws: AsyncIterator[bytes], loop: asyncio.AbstractEventLoop) -> None:
+        self.raws = raws
+        self.loop = loop
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        future = asyncio.run_coroutine_threadsafe(_anext(self.raws), self.loop)
+        raw = future.result()
+        if raw is None:
+            raise StopIteration
+        return raw
+
+
+async def _anext(raws: AsyncIterator[bytes]) -> bytes | None:
+    try:
+        return await raws.__anext__()
+    except StopAsyncIteration:
+        return None
+
+
+_END = object()
 
 
 def _cancelled(ctx: CallContext | None) -> None:
