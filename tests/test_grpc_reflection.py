@@ -105,3 +105,20 @@ def test_the_descriptor_pool_of_a_service() -> None:
     pool = pg.descriptor_pool(Warehouse)
     assert pool.FindServiceByName(SERVICE).full_name == SERVICE
     assert pool.FindMessageTypeByName("protoattr.test.v1.Summary").fields_by_name["total"].number
+
+
+def test_services_of_two_packages_get_a_file_each() -> None:
+    from typing import Protocol
+
+    import protoattr as pa
+    from tests.grpc_warehouse import Item, Query
+
+    @pa.service("protoattr.test.other.v2.Lookup")
+    class Lookup(Protocol):
+        def find(self, request: Query) -> Item: ...
+
+    pool = pg.descriptor_pool(Warehouse, Lookup)
+    lookup = pool.FindServiceByName("protoattr.test.other.v2.Lookup")
+    assert lookup.file.name == "protoattr/test/other/v2/lookup.proto"
+    assert lookup.methods_by_name["Find"].input_type.full_name == "protoattr.test.other.v2.Query"
+    assert pool.FindServiceByName(SERVICE).file.name == "protoattr/test/v1/warehouse.proto"
