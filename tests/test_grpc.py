@@ -305,6 +305,25 @@ def test_an_unimplemented_protocol_method_is_refused() -> None:
         server.stop(None)
 
 
+def test_an_unimplemented_inherited_rpc_is_refused() -> None:
+    from typing import Protocol
+
+    @pa.service("protoattr.test.v1.MoreWarehouse")
+    class MoreWarehouse(Warehouse, Protocol):
+        def count(self, request: Query) -> Summary: ...
+
+    class Half(MoreWarehouse):
+        def count(self, request: Query) -> Summary:
+            return Summary()
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=1))
+    try:
+        with pytest.raises(TypeError, match=r"Half\.get is .*MoreWarehouse\.get's declaration"):
+            pg.add_service(server, MoreWarehouse, Half())
+    finally:
+        server.stop(None)
+
+
 def test_service_error_needs_a_failing_status() -> None:
     with pytest.raises(ValueError, match="OK"):
         pg.ServiceError(grpc.StatusCode.OK)

@@ -95,7 +95,7 @@ def _implementation_of(info: ServiceInfo, m: MethodInfo, implementation: object)
     fn = getattr(implementation, m.attr, None)
     if fn is None or not callable(fn):
         raise TypeError(f"{owner} has no method {m.attr!r} to implement {m.owner}")
-    declared = vars(info.cls).get(m.attr)
+    declared = inspect.getattr_static(info.cls, m.attr, None)  # also from a base service
     if (
         getattr(info.cls, "_is_protocol", False)
         and getattr(fn, "__func__", None) is declared
