@@ -6,12 +6,14 @@ fields tags with :func:`field` (or ``Annotated[..., member(n)]``), and
 every other runtime.  See https://github.com/ (docs/) for the guide.
 """
 
+import typing as _typing
 
 from ._contract import closed_enum, proto_contract
 from ._convert import UUIDBytes
 from ._errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._fields import field, member
 from ._model import TypeModel, default_model
+from ._service import CallContext, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
@@ -35,6 +37,17 @@ from ._types import (
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> _typing.Any:
+    # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
+    # ``import protoattr`` never needs grpcio.
+    if name == "grpc":
+        import importlib
+
+        return importlib.import_module(".grpc", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 serialize = default_model.serialize
 deserialize = default_model.deserialize
 serialize_to = default_model.serialize_to
@@ -46,6 +59,7 @@ add_surrogate = default_model.add_surrogate
 add_subtype = default_model.add_subtype
 
 __all__ = [
+    "CallContext",
     "ContractError",
     "DecodeError",
     "EncodeError",
@@ -73,10 +87,12 @@ __all__ = [
     "member",
     "merge",
     "proto_contract",
+    "rpc",
     "serialize",
     "serialize_items",
     "serialize_to",
     "serialize_with_length_prefix",
+    "service",
     "sfixed32",
     "sfixed64",
     "sint32",

@@ -121,8 +121,8 @@ def _schema(args: argparse.Namespace) -> int:
     from ._model import default_model
     from ._schema import schema
 
-    module, cls = _target(args.target, need_class=False)
-    classes = [cls] if cls is not None else _contracts_of(module)
+    module, cls = _target(args.target, need_class=False, services=True)
+    classes = [cls] if cls is not None else _contracts_of(module) + _services_of(module)
     if not classes:
         raise CliError(f"module {module.__name__} declares no contracts")
     text = schema(default_model, classes, syntax=args.syntax, package=args.package)
@@ -198,7 +198,9 @@ def _compile(args: argparse.Namespace) -> int:
 # -- modules and classes ---------------------------------------------------------------------
 
 
-def _target(text: str, *, need_class: bool) -> tuple[types.ModuleType, type | None]:
+def _target(
+    text: str, *, need_class: bool, services: bool = False
+) -> tuple[types.ModuleType, type | None]:
     module_name, sep, class_name = text.rpartition(":")
     if not sep or (len(module_name) == 1 and os.name == "nt"):  # "C:\\x.py" has no class
         module_name, class_name = text, ""
@@ -213,6 +215,8 @@ def _target(text: str, *, need_class: bool) -> tuple[types.ModuleType, type | No
             obj = getattr(obj, part)
         except AttributeError:
             raise CliError(f"module {module.__name__} has no class {class_name!r}") from None
+    if services and _is_service(obj):
+        return module, obj
     if not is_contract(obj):
         raise CliError(
             f"{module.__name__}:{class_name} is not a contract (decorate it with @proto_contract)"
@@ -265,6 +269,21 @@ def _contracts_of(module: types.ModuleType) -> list[type]:
         for obj in vars(module).values()
         if isinstance(obj, type) and obj.__module__ == module.__name__ and is_contract(obj)
     ]
+
+
+def _services_of(module: types.ModuleType) -> list[type]:
+    """The gRPC services (``@protoattr.service``) a module declares, in declaration order."""
+    return [
+        obj
+        for obj in vars(module).values()
+        if isinstance(obj, type) and obj.__module__ == module.__name__ and _is_service(obj)
+    ]
+
+
+def _is_service(obj: Any) -> bool:
+    from ._service import is_service
+
+    return is_service(obj)
 
 
 # -- input and output --------------------------------------------------------------------------

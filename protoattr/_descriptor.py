@@ -5,7 +5,9 @@ decode it.  They are protoattr contracts like any other (the generator eats
 its own cooking): field numbers and types follow descriptor.proto, every
 ``optional`` field is ``Optional`` so presence survives, enums are closed as
 proto2's are, and everything this module does not declare (services,
-extensions, most options) is kept as unknown fields.
+extensions, most options) is kept as unknown fields.  Services and their
+methods are declared so that ``protoattr gen`` can turn them into service
+declarations and protoattr can describe its own services (reflection).
 """
 
 from __future__ import annotations
@@ -37,9 +39,11 @@ __all__ = [
     "FileOptions",
     "Location",
     "MessageOptions",
+    "MethodDescriptorProto",
     "OneofDescriptorProto",
     "OneofOptions",
     "ReservedRange",
+    "ServiceDescriptorProto",
     "SourceCodeInfo",
 ]
 
@@ -207,6 +211,23 @@ class DescriptorProto:
 
 @proto_contract
 @dataclass
+class MethodDescriptorProto:
+    name: str | None = tag(1, default=None)
+    input_type: str | None = tag(2, default=None)  # ".package.Message"
+    output_type: str | None = tag(3, default=None)
+    client_streaming: bool | None = tag(5, default=None)
+    server_streaming: bool | None = tag(6, default=None)
+
+
+@proto_contract
+@dataclass
+class ServiceDescriptorProto:
+    name: str | None = tag(1, default=None)
+    method: list[MethodDescriptorProto] = tag(2, default_factory=list)
+
+
+@proto_contract
+@dataclass
 class Location:
     """``SourceCodeInfo.Location``: where a declaration is, and its comments."""
 
@@ -231,6 +252,7 @@ class FileDescriptorProto:
     dependency: list[str] = tag(3, default_factory=list)
     message_type: list[DescriptorProto] = tag(4, default_factory=list)
     enum_type: list[EnumDescriptorProto] = tag(5, default_factory=list)
+    service: list[ServiceDescriptorProto] = tag(6, default_factory=list)
     options: FileOptions | None = tag(8, default=None)
     source_code_info: SourceCodeInfo | None = tag(9, default=None)
     syntax: str | None = tag(12, default=None)

@@ -337,6 +337,12 @@ class _Writer:
                 raise GenError(f"{name} is not in protoc's output")
         # The requested files' types, then whatever they use from elsewhere.
         pending = [t for t in self.index.types.values() if t.file.name in self.targets]
+        services = [
+            (fd, i, s)
+            for fd in (self.index.files[name] for name in self.targets)
+            for i, s in enumerate(fd.service)
+        ]
+        pending += self._service_types(services)
         while pending:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
@@ -353,6 +359,7 @@ class _Writer:
         enums = [t for t in self.chosen.values() if t.enum is not None]
         messages = [t for t in self.chosen.values() if t.message is not None]
         blocks = [self._enum(t) for t in enums] + [self._message(t) for t in messages]
+        blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
         return self._header() + "\n\n\n".join(blocks) + "\n"
@@ -411,16 +418,91 @@ class _Writer:
         std = []
         if "enum" in self.uses:
             std.append("import enum")
+        if "Iterator" in self.uses:
+            std.append("from collections.abc import Iterator")
         if "dataclass" in self.uses:
             std.append("from dataclasses import dataclass")
         times = sorted(self.uses & {"datetime", "timedelta"})
         if times:
             std.append(f"from datetime import {', '.join(times)}")
+        if "Protocol" in self.uses:
+            std.append("from typing import Protocol")
         if std:
             lines += [*std, ""]
         if "pa" in self.uses:
             lines += ["import protoattr as pa", ""]
         return "\n".join(lines) + "\n\n"
+
+    # -- services ------------------------------------------------------------------------
+
+    def _service_types(
+        self, services: list[tuple[d.FileDescriptorProto, int, d.ServiceDescriptorProto]]
+    ) -> list[_Type]:
+        """The request and response messages of the requested files' services."""
+        found: list[_Type] = []
+        for _, _, svc in services:
+            for m in svc.method:
+                for type_name in (m.input_type, m.output_type):
+                    t = self.index.types.get(type_name or "")
+                    if t is None or t.message is None:
+                        raise GenError(
+                            f"service {svc.name}, rpc {m.name}: {type_name} is not a message "
+                            "in protoc's output"
+                        )
+                    if t.full_name in _WELL_KNOWN:
+                        raise GenError(
+                            f"service {svc.name}, rpc {m.name}: {t.full_name.lstrip('.')} "
+                            "cannot be a request or response (protoattr maps it to a Python "
+                            "value, not a contract); wrap it in a message"
+                        )
+                    found.append(t)
+        return found
+
+    def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
+        """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
+        from ._service import grpc_method_name
+
+        self.uses |= {"pa", "Protocol"}
+        full = f"{fd.package}.{svc.name}" if fd.package else str(svc.name)
+        taken = {t.py_name for t in self.chosen.values()}
+        name = _safe(svc.name or f"Service{index}", taken, builtin=True)
+        comments = {
+            tuple(loc.path): loc
+            for loc in (fd.source_code_info.location if fd.source_code_info else [])
+        }
+        lines = [f"@pa.service({_str(full)})", f"class {name}(Protocol):"]
+        doc = _docstring(comments.get((6, index)), "    ")
+        lines += doc
+        attrs: set[str] = set()
+        for j, m in enumerate(svc.method):
+            if j or doc:
+                lines.append("")
+            lines += _comment(comments.get((6, index, 2, j)), "    ")
+            rpc_name = m.name or f"Method{j}"
+            attr = _safe(_snake(rpc_name), attrs | {"self"})
+            attrs.add(attr)
+            if grpc_method_name(attr) != rpc_name:
+                lines.append(f"    @pa.rpc(name={_str(rpc_name)})")
+            request = self.index.types[m.input_type or ""].py_name
+            response = self.index.types[m.output_type or ""].py_name
+            if m.client_streaming:
+                self.uses.add("Iterator")
+                request, param = f"Iterator[{request}]", "requests"
+            else:
+                param = "request"
+            if m.server_streaming:
+                self.uses.add("Iterator")
+                response = f"Iterator[{response}]"
+            params = f"self, {param}: {request}, context: pa.CallContext = pa.CallContext.NONE"
+            signature = f"    def {attr}({params}) -> {response}: ..."
+            if len(signature) > 88:  # wrapped the way ruff format wraps it
+                if len(params) + 8 <= 88:
+                    signature = f"    def {attr}(\n        {params}\n    ) -> {response}: ..."
+                else:
+                    each = "".join(f"        {p.strip()},\n" for p in params.split(", "))
+                    signature = f"    def {attr}(\n{each}    ) -> {response}: ..."
+            lines.append(signature)
+        return "\n".join(lines)
 
     # -- enums ---------------------------------------------------------------------------
 
@@ -715,6 +797,11 @@ def _reserved(m: d.DescriptorProto) -> str:
     if not items:
         return ""
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def _snake(name: str) -> str:
+    """``GetHTTPStatus`` -> ``get_http_status`` (a gRPC method name as a Python method)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def _safe(name: str, taken: Iterable[str], *, builtin: bool = False) -> str:

@@ -187,6 +187,30 @@ class TypeModel:
 
         return schema(self, cls, syntax=syntax, package=package)
 
+    def descriptor_set(
+        self,
+        cls: Any,
+        *,
+        syntax: str = "proto3",
+        package: str | None = None,
+        name: str | None = None,
+        include_imports: bool = True,
+    ) -> bytes:
+        """A serialized ``FileDescriptorSet`` of what ``schema(cls, ...)`` declares.
+
+        The same bytes ``protoc --descriptor_set_out`` writes for that schema
+        (``include_imports`` adds the Timestamp/Duration files a contract uses),
+        without protoc: load it with ``google.protobuf.descriptor_pool``, serve
+        it by gRPC reflection.  ``cls`` may include services; ``name`` is the
+        file's name (by default from the package and the first service or
+        contract, ``shop/v1/catalog.proto``).  ``syntax`` as for :meth:`schema`.
+        """
+        from ._descriptor_export import descriptor_set
+
+        return descriptor_set(
+            self, cls, syntax=syntax, package=package, name=name, include_imports=include_imports
+        )
+
     def write_module(self, path: str | Path) -> Path:
         """Write this model's codecs as an importable Python module (ahead of time).
 

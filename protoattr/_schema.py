@@ -94,8 +94,10 @@ def schema(
 ) -> str:
     """The ``.proto`` text declaring ``cls`` (a contract, or several) and all it reaches.
 
-    ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023);
-    ``package`` becomes the file's ``package`` statement.
+    ``cls`` may also be (or include) a service declared with ``@protoattr.service``:
+    its ``service`` block is exported with the messages its RPCs use, in the
+    service's package.  ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"``
+    (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     if syntax not in SYNTAXES:
         raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
@@ -104,7 +106,11 @@ def schema(
     roots = [cls] if isinstance(cls, type) else list(cls)
     if not roots:
         raise ValueError("schema() needs at least one contract class")
-    return _Exporter(model, syntax, package).run(roots)
+    from ._service_schema import render_services, split_services
+
+    roots, services, package = split_services(model, roots, package)
+    exporter = _Exporter(model, syntax, package)
+    return exporter.run(roots) + render_services(exporter, services)
 
 
 class _Message:
@@ -133,6 +139,11 @@ class _Exporter:
     # -- discovery ------------------------------------------------------------
 
     def run(self, roots: list[type]) -> str:
+        self.discover(roots)
+        return self._render()
+
+    def discover(self, roots: list[type]) -> None:
+        """Find every contract and enum ``roots`` reach; check their names."""
         for root in roots:
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
@@ -173,7 +184,6 @@ class _Exporter:
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
-        return self._render()
 
     def _name(self, name: str, owner: object, what: str) -> None:
         if not _IDENT.fullmatch(name):

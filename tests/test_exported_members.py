@@ -5,6 +5,7 @@ from __future__ import annotations
 import protoattr as pa
 
 EXPECTED = {
+    "CallContext",
     "ContractError",
     "DecodeError",
     "EncodeError",
@@ -32,10 +33,12 @@ EXPECTED = {
     "member",
     "merge",
     "proto_contract",
+    "rpc",
     "serialize",
     "serialize_items",
     "serialize_to",
     "serialize_with_length_prefix",
+    "service",
     "sfixed32",
     "sfixed64",
     "sint32",
@@ -55,9 +58,39 @@ def test_every_exported_name_exists() -> None:
         assert hasattr(pa, name), name
 
 
+#: submodules with public names of their own (``pa.grpc``, which needs grpcio)
+SUBMODULES = {"grpc"}
+
+
 def test_no_public_name_escapes_all() -> None:
-    public = {n for n in vars(pa) if not n.startswith("_")}
+    public = {n for n in vars(pa) if not n.startswith("_")} - SUBMODULES
     assert public <= set(pa.__all__), public - set(pa.__all__)
+
+
+def test_the_grpc_submodule_is_imported_on_first_use() -> None:
+    import protoattr.grpc
+
+    assert pa.grpc is protoattr.grpc
+    assert set(protoattr.grpc.__all__) == {
+        "AsyncResponseStream",
+        "CallContext",
+        "ResponseStream",
+        "ServiceError",
+        "add_service",
+        "client",
+        "descriptor_pool",
+        "enable_reflection",
+    }
+    assert protoattr.grpc.__all__ == sorted(protoattr.grpc.__all__)
+    assert protoattr.grpc.CallContext is pa.CallContext
+
+
+def test_import_protoattr_does_not_import_grpc() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, protoattr; assert 'grpc' not in sys.modules, 'grpc imported'"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_module_shortcuts_use_the_default_model() -> None:
