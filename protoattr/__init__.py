@@ -19,6 +19,7 @@ from ._stream import (
     serialize_items,
     serialize_with_length_prefix,
 )
+from . import wrappers
 from ._types import (
     fixed32,
     fixed64,
@@ -33,6 +34,9 @@ from ._types import (
     uint64,
 )
 
+from . import _wktjson  # noqa: F401  (registers the well-known types' JSON forms)
+from ._wkt import Any, Duration, Empty, FieldMask, JsonValue, ListValue, NullValue, Struct, Timestamp
+
 __version__ = "0.1.0"
 
 serialize = default_model.serialize
@@ -46,11 +50,20 @@ add_surrogate = default_model.add_surrogate
 add_subtype = default_model.add_subtype
 
 __all__ = [
+    "Any",
     "ContractError",
     "DecodeError",
+    "Duration",
+    "Empty",
     "EncodeError",
+    "FieldMask",
+    "JsonValue",
+    "ListValue",
+    "NullValue",
     "PrefixStyle",
     "ProtoError",
+    "Struct",
+    "Timestamp",
     "TypeModel",
     "UUIDBytes",
     "__version__",
@@ -83,4 +96,5 @@ __all__ = [
     "sint64",
     "uint32",
     "uint64",
+    "wrappers",
 ]

@@ -547,6 +547,7 @@ class _Generator:
                     src(f"{self.unknown_var(level)} = b''")
         src("else:")
         with src.indent():
+            src("pass")  # a contract without fields (Empty) has nothing to copy
             if hier:
                 src("cls_ = base.__class__")
             for level in levels:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
-from . import _convert
+from . import _convert, _names
 from ._errors import ContractError
 from ._fields import METADATA_KEY, ProtoMember
 from ._types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
@@ -114,6 +114,8 @@ class ContractOptions:
     subtype_tag: int | None = None
     name: str | None = None
     preserve_unknown: bool = True
+    #: the protobuf package: ``package=``, else the module's ``__protobuf_package__``
+    package: str | None = None
 
 
 @dataclasses.dataclass
@@ -131,6 +133,35 @@ class ContractInfo:
     @property
     def name(self) -> str:
         return self.options.name or self.cls.__name__
+
+    @property
+    def package(self) -> str | None:
+        """The protobuf package (``None``: the contract has none)."""
+        return self.options.package
+
+    @property
+    def full_name(self) -> str:
+        """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
+        return f"{self.options.package}.{self.name}" if self.options.package else self.name
+
+
+class ValueMarker:
+    """``Annotated`` metadata that stands for a whole value type (the well-known types:
+    ``pa.Struct`` is ``Annotated[dict[str, Any], <marker>]``).
+
+    ``nullable`` markers make a singular field explicit-presence (wrappers: ``None``
+    is absent).
+    """
+
+    nullable: bool = False
+
+    def value_type(self) -> ValueType:
+        raise NotImplementedError
+
+
+def _marker(metadata: list[Any]) -> ValueMarker | None:
+    found = [m for m in metadata if isinstance(m, ValueMarker)]
+    return found[-1] if found else None
 
 
 # The classes decorated with @proto_contract and their options.
@@ -188,24 +219,28 @@ def proto_contract(
     subtype_tag: int | None = None,
     name: str | None = None,
     preserve_unknown: bool = True,
+    package: str | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
     The class is validated now (tags, annotations, options) and registered
     with the default model; its own behaviour (``__init__``, ``__eq__``,
-    slots, frozen-ness) is left exactly as it was.
+    slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
+    is not given, a ``__protobuf_package__`` string in the class's module)
+    makes the contract's full name ``package.Name``.
     """
-    options = ContractOptions(
-        implicit_fields=implicit_fields,
-        reserved=tuple(reserved),
-        subtype_tag=subtype_tag,
-        name=name,
-        preserve_unknown=preserve_unknown,
-    )
 
     def decorate(c: T, _frames: int = 1) -> T:
         if not isinstance(c, type):
             raise ContractError(f"@proto_contract decorates classes, not {c!r}")
+        options = ContractOptions(
+            implicit_fields=implicit_fields,
+            reserved=tuple(reserved),
+            subtype_tag=subtype_tag,
+            name=name,
+            preserve_unknown=preserve_unknown,
+            package=_names.package_of(c, package),
+        )
         # Classes declared inside a function may refer to its other local classes in
         # string annotations: remember the names visible where the class was declared.
         frame = sys._getframe(_frames)
@@ -245,6 +280,12 @@ def proto_contract(
 
             for model in list(_MODELS):
                 model._hierarchy_changed(base)
+        try:
+            _names.claim(c, options)
+        except ContractError:
+            with _LOCK:
+                del _DECLARED[c]
+            raise
         from ._model import default_model
 
         default_model.add(c, _compile=False)
@@ -488,12 +529,17 @@ def _field_info(
         optional = True
         annotation = members[0]
         label = Label.OPTIONAL
-    bare, _ = _split_annotated(annotation)
+    bare, bare_metadata = _split_annotated(annotation)
     origin = typing.get_origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
-    if origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
+    marker = _marker(bare_metadata)
+    if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
+        value = marker.value_type()
+        if marker.nullable:
+            label = Label.OPTIONAL
+    elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
         args = typing.get_args(bare)
         if origin is tuple:
             if len(args) != 2 or args[1] is not Ellipsis:
@@ -561,6 +607,9 @@ def _field_info(
 
 def _value_type(where: str, annotation: Any) -> ValueType:
     bare, metadata = _split_annotated(annotation)
+    marker = _marker(metadata)
+    if marker is not None:
+        return marker.value_type()
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from . import _codegen, _compiler
+from . import _codegen, _compiler, _names
 from ._contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
+    declared_options,
     declared_subtypes,
     is_contract,
     iter_message_types,
@@ -476,6 +477,36 @@ class TypeModel:
     def info(self, cls: type) -> ContractInfo:
         """The resolved contract of ``cls`` (fields in tag order)."""
         return resolve(cls, final=True)
+
+    # -- full names --------------------------------------------------------------
+
+    def full_name(self, cls: type) -> str:
+        """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        if not is_contract(cls):
+            raise ContractError(
+                f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
+                "@proto_contract"
+            )
+        options = declared_options(cls)
+        return _names.full_name(options.name or cls.__name__, options.package)
+
+    def find(self, full_name: str) -> type | None:
+        """The contract class whose full name is ``full_name`` (``None`` when none is).
+
+        Classes this model has seen come first; two other classes answering to
+        the name are a :class:`ContractError` (give one a ``package=`` or ``name=``).
+        """
+        found = _names.lookup(full_name)
+        if len(found) > 1:
+            mine = [c for c in found if c in self._codecs or c in self._added]
+            found = mine if mine else found
+        if len(found) > 1:
+            names = ", ".join(f"{c.__module__}.{c.__qualname__}" for c in found)
+            raise ContractError(
+                f"{len(found)} contracts are named {full_name!r} ({names}): give them "
+                "packages (proto_contract(package=...)) or distinct name=s"
+            )
+        return found[0] if found else None
 
 
 

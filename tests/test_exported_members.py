@@ -5,6 +5,15 @@ from __future__ import annotations
 import protoattr as pa
 
 EXPECTED = {
+    "Any",
+    "Duration",
+    "Empty",
+    "FieldMask",
+    "JsonValue",
+    "ListValue",
+    "NullValue",
+    "Struct",
+    "Timestamp",
     "ContractError",
     "DecodeError",
     "EncodeError",
@@ -42,6 +51,7 @@ EXPECTED = {
     "sint64",
     "uint32",
     "uint64",
+    "wrappers",
 }
 
 
