@@ -49,11 +49,15 @@ _ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct
 class Codec:
     """The encode/decode pair of one contract class in one model."""
 
-    __slots__ = ("_info", "_model", "_source", "_source_fn", "cls", "decode", "encode", "generated")
+    __slots__ = (
+        "_info", "_model", "_source", "_source_fn", "cls", "decode", "deterministic", "encode",
+        "generated",
+    )  # fmt: skip
 
-    def __init__(self, model: TypeModel, cls: type) -> None:
+    def __init__(self, model: TypeModel, cls: type, *, deterministic: bool = False) -> None:
         self._model = model
         self.cls = cls
+        self.deterministic = deterministic  # map entries sorted by key
         self._source: str | None = None
         self._source_fn: Callable[[], str] | None = None  # ahead-of-time codecs: read on demand
         self.generated: _codegen.GeneratedSource | None = None
@@ -109,6 +113,7 @@ class TypeModel:
             raise ValueError("max_depth must be at least 1")
         self.max_depth = max_depth
         self._codecs: dict[type, Codec] = {}
+        self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
         self._list_wrappers: dict[Any, type] = {}
@@ -123,6 +128,9 @@ class TypeModel:
             parent_of=self._parent_of,
             chain_of=self._chain,
             children_of=self._children_of,
+        )
+        self._det_context = dataclasses.replace(
+            self._context, codec_for=self._det_codec, deterministic=True
         )
 
     # -- registration and compilation ---------------------------------------
@@ -179,7 +187,7 @@ class TypeModel:
     def _hierarchy_changed(self, base: type) -> None:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
-            for cls, codec in list(self._codecs.items()):
+            for cls, codec in [*self._codecs.items(), *self._det_codecs.items()]:
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)
 
@@ -265,6 +273,16 @@ class TypeModel:
                     codec = self._codecs[cls] = Codec(self, cls)
         return codec
 
+    def _det_codec(self, cls: type) -> Codec:
+        """The codec that writes map entries in key order (its decoder is never used)."""
+        codec = self._det_codecs.get(cls)
+        if codec is None:
+            with self._lock:
+                codec = self._det_codecs.get(cls)
+                if codec is None:
+                    codec = self._det_codecs[cls] = Codec(self, cls, deterministic=True)
+        return codec
+
     def _install(self, codec: Codec) -> None:
         """Generate and compile ``codec``'s functions unless done already (thread-safe)."""
         if codec.compiled:
@@ -273,7 +291,8 @@ class TypeModel:
             if codec.compiled:  # another thread won the race
                 return
             info = resolve(codec.cls, final=True)
-            generated = _codegen.codec_source(info, self._context)
+            context = self._det_context if codec.deterministic else self._context
+            generated = _codegen.codec_source(info, context)
             stem = generated.stem
             functions = _compiler.compile_functions(
                 generated.source,
@@ -390,8 +409,14 @@ class TypeModel:
 
     # -- operations ----------------------------------------------------------
 
-    def serialize(self, obj: Any, *, type: Any = None) -> bytes:
-        """Encode ``obj`` (or a list with ``type=list[T]``) to bytes."""
+    def serialize(self, obj: Any, *, type: Any = None, deterministic: bool = False) -> bytes:
+        """Encode ``obj`` (or a list with ``type=list[T]``) to bytes.
+
+        ``deterministic=True`` writes map entries sorted by key, the bytes upb's
+        ``SerializeToString(deterministic=True)`` writes (for hashing, signing, caching).
+        """
+        if deterministic:
+            return self._serialize_deterministic(obj, type)
         if type is not None and _is_list_type(type):
             codec = self._list_codec(type)
         else:
@@ -404,6 +429,41 @@ class TypeModel:
             raise
         except _ENCODE_FAILURES as exc:
             raise self._explain(obj, exc) from None
+
+    def _serialize_deterministic(self, obj: Any, type: Any) -> bytes:
+        codec: Any
+        if type is not None and _is_list_type(type):
+            (item,) = typing.get_args(type)
+            sur = surrogate_for(item)
+            if is_contract(item):
+                codec = _MessageList(self._det_ready(item), self.max_depth)
+            elif sur is not None:
+                codec = _MessageList(self._det_surrogate(item), self.max_depth)
+            else:
+                codec = self._list_codec(type)  # scalars: no maps, nothing to order
+        elif surrogate_for(obj.__class__) is not None:
+            codec = self._det_surrogate(obj.__class__)
+        else:
+            codec = self._det_ready(obj.__class__)
+        try:
+            return codec.encode(obj)  # type: ignore[no-any-return]
+        except (EncodeError, ContractError):
+            raise
+        except _ENCODE_FAILURES as exc:
+            raise self._explain(obj, exc) from None
+
+    def _det_ready(self, cls: type) -> Codec:
+        if not is_contract(cls):
+            self._compiled_codec(cls)  # the clear error for a class that is not a contract
+        codec = self._det_codec(cls)
+        self._install(codec)
+        return codec
+
+    def _det_surrogate(self, cls: type) -> Any:
+        sur = surrogate_for(cls)
+        assert sur is not None
+        inner, to = self._det_ready(sur.contract), sur.to_surrogate
+        return _Converted(lambda obj: inner.encode(to(obj)))
 
     @overload
     def deserialize(self, cls: type[T], data: Buffer) -> T: ...
@@ -423,9 +483,11 @@ class TypeModel:
         codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
         return codec.decode(buf, 0, len(buf), 0, None)
 
-    def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
+    def serialize_to(
+        self, stream: IO[bytes], obj: Any, *, type: Any = None, deterministic: bool = False
+    ) -> None:
         """Write ``obj``'s encoding to a binary stream (nothing is written on error)."""
-        stream.write(self.serialize(obj, type=type))
+        stream.write(self.serialize(obj, type=type, deterministic=deterministic))
 
     def deserialize_from(self, cls: type[T], stream: IO[bytes]) -> T:
         """Read a binary stream to its end and decode it as ``cls``."""
@@ -551,6 +613,15 @@ class _WrappedList:
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:
         return self.wrapper.decode(buf, pos, end, depth, None).items  # type: ignore[no-any-return]
+
+
+class _Converted:
+    """An encoder that converts first (a surrogate at the top level)."""
+
+    __slots__ = ("encode",)
+
+    def __init__(self, encode: Callable[[Any], bytes]) -> None:
+        self.encode = encode
 
 
 class _Items:

@@ -65,6 +65,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._contract import ContractInfo, FieldInfo, Label, ValueType
+from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 from ._errors import ContractError
 from ._types import INT_RANGES, PACKABLE, Kind
 from ._wire import MAX_FIELD_NUMBER
@@ -136,10 +137,18 @@ class _Exporter:
         for root in roots:
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
+            if root in WELL_KNOWN_CLASSES:
+                name = WELL_KNOWN_CLASSES[root]
+                raise ContractError(
+                    f"{name} is declared by {WELL_KNOWN_FILES[name]}: import that file instead"
+                )
             self.model.info(root)  # a clear error for a class that is not a contract
         pending: list[tuple[type, bool]] = [(root, True) for root in roots]
         while pending:
             cls, as_message = pending.pop(0)
+            if cls in WELL_KNOWN_CLASSES:  # imported, never declared again
+                self.imports.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[cls]])
+                continue
             message = self.messages.get(cls)
             if message is None:
                 info = self.model.info(cls)
@@ -151,7 +160,9 @@ class _Exporter:
                     for vt in (f.key, f.value):
                         if vt is None:
                             continue
-                        if vt.kind is Kind.ENUM and vt.py_type is not None:
+                        if vt.py_type in WELL_KNOWN_CLASSES:  # NullValue, Struct, wrappers...
+                            self.imports.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[vt.py_type]])
+                        elif vt.kind is Kind.ENUM and vt.py_type is not None:
                             if vt.py_type not in self.enums:
                                 self.enums[vt.py_type] = None
                                 self._name(vt.py_type.__name__, vt.py_type, "enum")
@@ -173,7 +184,32 @@ class _Exporter:
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
+        self._choose_package()
         return self._render()
+
+    def _choose_package(self) -> None:
+        """One file has one package: the contracts' (``package=``), else the argument's.
+
+        Contracts without a package join the file's; contracts of two packages, or of
+        another package than the argument names, cannot share one file.
+        """
+        packages: dict[str, type] = {}
+        for message in self.messages.values():
+            if message.info.package is not None:
+                packages.setdefault(message.info.package, message.cls)
+        if self.package is not None:
+            packages.setdefault(self.package, type(None))
+        if len(packages) > 1:
+            found = ", ".join(
+                f"{p!r} ({'the package argument' if c is type(None) else _qual(c)})"
+                for p, c in packages.items()
+            )
+            raise ContractError(
+                f"these contracts belong to different packages, which one .proto file cannot "
+                f"declare: {found}; export each package's contracts separately"
+            )
+        if packages:
+            self.package = next(iter(packages))
 
     def _name(self, name: str, owner: object, what: str) -> None:
         if not _IDENT.fullmatch(name):
@@ -525,6 +561,10 @@ class _Exporter:
 
     def _type(self, vt: ValueType, shadow: frozenset[str]) -> str:
         kind = vt.kind
+        if vt.py_type in WELL_KNOWN_CLASSES:
+            name = WELL_KNOWN_CLASSES[vt.py_type]
+            # a package of the user's own under "google" would hide the real one
+            return f".{name}" if (self.package or "").split(".")[0] == "google" else name
         if kind in (Kind.MESSAGE, Kind.ENUM):
             assert vt.py_type is not None
             if kind is Kind.MESSAGE:

@@ -518,6 +518,9 @@ class Any:
         return back(message) if back is not None else message
 
 
+WELL_KNOWN_CLASSES[Any] = "google.protobuf.Any"
+
+
 def _model(model: typing.Any) -> typing.Any:
     if model is None:
         from ._model import default_model
