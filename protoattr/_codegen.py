@@ -278,8 +278,13 @@ class _Generator:
             assert f.key is not None
             src("if v:")
             with src.indent():
-                if self.ctx.deterministic:  # keys in order: ints by value, str by code point
-                    src("for k in sorted(v):")
+                if self.ctx.deterministic:  # upb's order (see _runtime)
+                    if f.key.kind is Kind.STRING:
+                        self.ns["_det_str"] = _runtime.deterministic_str_key
+                        src("for k in sorted(v, key=_det_str):")
+                    else:
+                        self.ns["_det_int"] = _runtime.deterministic_int_key
+                        src("for k in sorted(v, key=_det_int, reverse=True):")
                     src.indent()("x = v[k]")
                     src.dedent()
                 else:

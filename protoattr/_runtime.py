@@ -214,6 +214,23 @@ def decode_duration(
         ) from None
 
 
+# upb's SerializeToString(deterministic=True) sorts map entries and, encoding back to
+# front, writes them in the reverse of that order: integer keys from the largest
+# two's-complement (unsigned 64-bit) value down; string keys by their UTF-8 bytes
+# (memcmp), a key before any key that is a prefix of it.
+
+
+def deterministic_int_key(key: int) -> int:
+    """Sort key (descending) of an integer or bool map key, upb's deterministic order."""
+    return key & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def deterministic_str_key(key: str) -> bytes:
+    """Sort key (ascending) of a string map key: 0xFF never occurs in UTF-8, so it puts
+    ``"ab"`` before its prefix ``"a"``, as upb does."""
+    return key.encode() + b"\xff"
+
+
 def group_end(
     buf: bytes, pos: int, end: int, start_tag: int, depth: int, max_depth: int
 ) -> tuple[int, int]:

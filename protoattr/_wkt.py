@@ -32,7 +32,7 @@ from typing import Annotated, Optional
 from ._contract import ValueMarker, ValueType, is_contract, proto_contract
 from ._errors import ContractError, DecodeError
 from ._fields import field
-from ._types import Kind, float32, int32, int64, uint32, uint64
+from ._types import INT_RANGES, Kind, float32, int32, int64, uint32, uint64
 
 __all__ = [
     "WELL_KNOWN_FILES",
@@ -381,13 +381,25 @@ class _Converted(ValueMarker):
         )
 
 
+_WRAPPER_RANGES = {
+    "Int64Value": INT_RANGES[Kind.INT64],
+    "UInt64Value": INT_RANGES[Kind.UINT64],
+    "Int32Value": INT_RANGES[Kind.INT32],
+    "UInt32Value": INT_RANGES[Kind.UINT32],
+}
+
+
 def _wrapper_marker(name: str) -> _Converted:
     contract, py_type = WRAPPERS[name]
+
+    bounds = _WRAPPER_RANGES.get(name)
 
     def to_message(value: typing.Any) -> typing.Any:
         if not isinstance(value, py_type) or (py_type is not bool and isinstance(value, bool)):
             if not (py_type is float and isinstance(value, int) and not isinstance(value, bool)):
                 raise TypeError(f"{name} holds {py_type.__name__}, not {type(value).__name__}")
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            raise ValueError(f"{value!r} does not fit {name}")
         return contract(value)
 
     def from_message(message: typing.Any) -> typing.Any:
