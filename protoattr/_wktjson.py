@@ -310,8 +310,10 @@ def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
         result = float(value)
     else:
         raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
-    if f32 and math.isfinite(result) and abs(result) > 3.4028234663852886e38:
-        raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
+    if f32 and math.isfinite(result):
+        if abs(result) > 3.4028234663852886e38:
+            raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
+        return _float32(result)  # what the wire keeps, so JSON and binary agree
     return result
 
 
