@@ -7,6 +7,10 @@ every other runtime.  See https://github.com/ (docs/) for the guide.
 """
 
 
+from . import (
+    _wktjson,  # noqa: F401  (registers the well-known types' JSON forms)
+    wrappers,
+)
 from ._contract import closed_enum, proto_contract
 from ._convert import UUIDBytes
 from ._errors import ContractError, DecodeError, EncodeError, ProtoError
@@ -19,7 +23,6 @@ from ._stream import (
     serialize_items,
     serialize_with_length_prefix,
 )
-from . import wrappers
 from ._types import (
     fixed32,
     fixed64,
@@ -33,9 +36,17 @@ from ._types import (
     uint32,
     uint64,
 )
-
-from . import _wktjson  # noqa: F401  (registers the well-known types' JSON forms)
-from ._wkt import Any, Duration, Empty, FieldMask, JsonValue, ListValue, NullValue, Struct, Timestamp
+from ._wkt import (
+    Any,
+    Duration,
+    Empty,
+    FieldMask,
+    JsonValue,
+    ListValue,
+    NullValue,
+    Struct,
+    Timestamp,
+)
 
 __version__ = "0.1.0"
 

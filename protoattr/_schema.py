@@ -65,10 +65,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._contract import ContractInfo, FieldInfo, Label, ValueType
-from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 from ._errors import ContractError
 from ._types import INT_RANGES, PACKABLE, Kind
 from ._wire import MAX_FIELD_NUMBER
+from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
 if TYPE_CHECKING:
     from ._model import TypeModel

@@ -27,7 +27,7 @@ import enum
 import time
 import typing
 from collections.abc import Callable
-from typing import Annotated, Optional
+from typing import Annotated
 
 from ._contract import ValueMarker, ValueType, is_contract, proto_contract
 from ._errors import ContractError, DecodeError
@@ -196,12 +196,12 @@ class StructMessage:
 class ValueMessage:
     """``google.protobuf.Value``; fields annotated :data:`JsonValue` hold the JSON value."""
 
-    null_value: Optional[NullValue] = field(1, default=None, oneof="kind")
-    number_value: Optional[float] = field(2, default=None, oneof="kind")
-    string_value: Optional[str] = field(3, default=None, oneof="kind")
-    bool_value: Optional[bool] = field(4, default=None, oneof="kind")
-    struct_value: Optional[StructMessage] = field(5, default=None, oneof="kind")
-    list_value: Optional[ListValueMessage] = field(6, default=None, oneof="kind")
+    null_value: NullValue | None = field(1, default=None, oneof="kind")
+    number_value: float | None = field(2, default=None, oneof="kind")
+    string_value: str | None = field(3, default=None, oneof="kind")
+    bool_value: bool | None = field(4, default=None, oneof="kind")
+    struct_value: StructMessage | None = field(5, default=None, oneof="kind")
+    list_value: ListValueMessage | None = field(6, default=None, oneof="kind")
 
 
 @proto_contract(package=_PACKAGE, name="ListValue", preserve_unknown=False)
@@ -274,6 +274,7 @@ def from_list_value(m: ListValueMessage) -> list[typing.Any]:
 
 # One contract per wrapper message (``value = 1``); fields annotated
 # ``pa.wrappers.<Name>`` hold the bare value instead, ``None`` when absent.
+
 
 @proto_contract(package=_PACKAGE, name="DoubleValue", preserve_unknown=False)
 @dataclasses.dataclass(frozen=True)
@@ -395,9 +396,10 @@ def _wrapper_marker(name: str) -> _Converted:
     bounds = _WRAPPER_RANGES.get(name)
 
     def to_message(value: typing.Any) -> typing.Any:
-        if not isinstance(value, py_type) or (py_type is not bool and isinstance(value, bool)):
-            if not (py_type is float and isinstance(value, int) and not isinstance(value, bool)):
-                raise TypeError(f"{name} holds {py_type.__name__}, not {type(value).__name__}")
+        wrong = not isinstance(value, py_type) or (py_type is not bool and isinstance(value, bool))
+        an_int_for_a_float = py_type is float and type(value) is int
+        if wrong and not an_int_for_a_float:
+            raise TypeError(f"{name} holds {py_type.__name__}, not {type(value).__name__}")
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
             raise ValueError(f"{value!r} does not fit {name}")
         return contract(value)
@@ -505,7 +507,8 @@ class Any:
     def is_type(self, cls: typing.Any, *, model: typing.Any = None) -> bool:
         """Whether this ``Any`` holds a ``cls`` (a contract or a well-known annotation)."""
         model = _model(model)
-        return self.type_name == model.full_name(_target(cls, model)[0])
+        name: str = model.full_name(_target(cls, model)[0])
+        return self.type_name == name
 
     def unpack(self, cls: typing.Any = None, *, model: typing.Any = None) -> typing.Any:
         """The message inside, decoded as ``cls`` or, by default, as the contract whose
@@ -523,9 +526,7 @@ class Any:
             target, _ = _target(cls, model)
             back = _BACK.get(target)
             if self.type_name != model.full_name(target):
-                raise DecodeError(
-                    f"Any holds {self.type_name!r}, not {model.full_name(target)!r}"
-                )
+                raise DecodeError(f"Any holds {self.type_name!r}, not {model.full_name(target)!r}")
         message = model.deserialize(target, self.value)
         return back(message) if back is not None else message
 

@@ -144,7 +144,9 @@ def _camel(path: str) -> str:
     after_underscore = False
     for c in path:
         if c.isupper():
-            raise ValueError(f"FieldMask path {path!r} has an uppercase letter (paths are snake_case)")
+            raise ValueError(
+                f"FieldMask path {path!r} has an uppercase letter (paths are snake_case)"
+            )
         if after_underscore:
             if not c.islower():
                 raise ValueError(
@@ -198,8 +200,10 @@ def value_to_json(x: typing.Any, ctx: JsonContext | None = None) -> typing.Any:
     if isinstance(x, (int, float)):
         f = float(x)
         if not math.isfinite(f):
-            raise EncodeError(f"{x!r} in a google.protobuf.Value has no JSON form (it would "
-                              "read back as a string)")
+            raise EncodeError(
+                f"{x!r} in a google.protobuf.Value has no JSON form (it would "
+                "read back as a string)"
+            )
         return f
     if isinstance(x, dict):
         return struct_to_json(x)
@@ -253,7 +257,9 @@ def list_from_json(
     value: typing.Any, path: str, ctx: JsonContext | None = None
 ) -> list[typing.Any]:
     if not isinstance(value, list):
-        raise DecodeError(f"{path}: a google.protobuf.ListValue is a JSON array, not {_kind(value)}")
+        raise DecodeError(
+            f"{path}: a google.protobuf.ListValue is a JSON array, not {_kind(value)}"
+        )
     return [value_from_json(v, f"{path}[{i}]") for i, v in enumerate(value)]
 
 
@@ -305,7 +311,7 @@ def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
         except ValueError:
             raise DecodeError(f"{path}: {value[:40]!r} is not a number") from None
         if not math.isfinite(result):
-            raise DecodeError(f"{path}: write {value!r} as \"NaN\", \"Infinity\" or \"-Infinity\"")
+            raise DecodeError(f'{path}: write {value!r} as "NaN", "Infinity" or "-Infinity"')
     elif isinstance(value, (int, float)):
         result = float(value)
     else:

@@ -8,7 +8,7 @@ with Google's runtime.  Type checkers see ``Optional[int]``.
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 from ._wkt import WRAPPER_MARKERS as _M
 
@@ -24,12 +24,12 @@ __all__ = [
     "UInt64Value",
 ]
 
-DoubleValue = Annotated[Optional[float], _M["DoubleValue"]]
-FloatValue = Annotated[Optional[float], _M["FloatValue"]]
-Int64Value = Annotated[Optional[int], _M["Int64Value"]]
-UInt64Value = Annotated[Optional[int], _M["UInt64Value"]]
-Int32Value = Annotated[Optional[int], _M["Int32Value"]]
-UInt32Value = Annotated[Optional[int], _M["UInt32Value"]]
-BoolValue = Annotated[Optional[bool], _M["BoolValue"]]
-StringValue = Annotated[Optional[str], _M["StringValue"]]
-BytesValue = Annotated[Optional[bytes], _M["BytesValue"]]
+DoubleValue = Annotated[float | None, _M["DoubleValue"]]
+FloatValue = Annotated[float | None, _M["FloatValue"]]
+Int64Value = Annotated[int | None, _M["Int64Value"]]
+UInt64Value = Annotated[int | None, _M["UInt64Value"]]
+Int32Value = Annotated[int | None, _M["Int32Value"]]
+UInt32Value = Annotated[int | None, _M["UInt32Value"]]
+BoolValue = Annotated[bool | None, _M["BoolValue"]]
+StringValue = Annotated[str | None, _M["StringValue"]]
+BytesValue = Annotated[bytes | None, _M["BytesValue"]]

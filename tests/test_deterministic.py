@@ -1,4 +1,4 @@
-"""``serialize(obj, deterministic=True)``: the bytes of upb's ``SerializeToString(deterministic=True)``.
+"""``serialize(obj, deterministic=True)``: upb's ``SerializeToString(deterministic=True)``.
 
 upb sorts map entries and writes them back to front, so its order is: integer
 keys from the largest unsigned two's-complement value down, string keys by
@@ -70,12 +70,12 @@ message Leaf {
   map<sint64, bool> flags = 2;
 }
 message Maps {
-%s
+{maps}
   map<string, Leaf> nested = 13;
   repeated Leaf leaves = 14;
   map<uint64, Leaf> by_id = 15;
 }
-""" % "\n".join(f"  map<{k}, string> m_{k} = {i};" for i, k in enumerate(KEYS, 1))
+""".replace("{maps}", "\n".join(f"  map<{k}, string> m_{k} = {i};" for i, k in enumerate(KEYS, 1)))
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,10 @@ LEAVES = st.builds(
 )
 MAPS = st.builds(
     Maps,
-    **{f"m_{k}": st.dictionaries(keys, st.text(max_size=3), max_size=8) for k, (_, keys) in KEYS.items()},
+    **{
+        f"m_{k}": st.dictionaries(keys, st.text(max_size=3), max_size=8)
+        for k, (_, keys) in KEYS.items()
+    },
     nested=st.dictionaries(st.text(max_size=4), LEAVES, max_size=4),
     leaves=st.lists(LEAVES, max_size=3),
     by_id=st.dictionaries(st.integers(0, 2**64 - 1), LEAVES, max_size=4),
@@ -117,26 +120,35 @@ def test_bytes_equal_upb_deterministic(pb: Any, obj: Maps) -> None:
     assert pa.serialize(obj, deterministic=True) == expected
     assert pa.default_model.serialize(obj, deterministic=True) == expected
     # whatever order the dicts were built in
-    shuffled = Maps(**{name: dict(reversed(list(getattr(obj, name).items())))
-                       for name in vars(obj) if name != "leaves"}, leaves=obj.leaves)  # fmt: skip
+    shuffled = Maps(
+        **{
+            name: dict(reversed(list(getattr(obj, name).items())))
+            for name in vars(obj)
+            if name != "leaves"
+        },
+        leaves=obj.leaves,
+    )
     assert pa.serialize(shuffled, deterministic=True) == expected
     assert pa.deserialize(Maps, expected) == obj
 
 
 @pytest.mark.parametrize("kind", list(KEYS))
 def test_extreme_keys_of_every_kind(pb: Any, kind: str) -> None:
-    annotation, keys = KEYS[kind]
     if kind == "bool":
         values = [True, False]
     elif kind == "string":
         values = ["", "a", "ab", "b", "é", "\U0001f600", "A", "aé"]
     else:
-        lo, hi = (-(2**63), 2**63 - 1) if kind.startswith(("int", "sint", "sfixed")) else (0, 2**64 - 1)
+        lo, hi = (
+            (-(2**63), 2**63 - 1) if kind.startswith(("int", "sint", "sfixed")) else (0, 2**64 - 1)
+        )
         if "32" in kind:
             lo, hi = (-(2**31), 2**31 - 1) if lo else (0, 2**32 - 1)
         values = sorted({lo, lo + 1, -1 if lo else 1, 0, 1, 2, 127, 128, hi - 1, hi})
     obj = Maps(**{f"m_{kind}": {v: str(i) for i, v in enumerate(values)}})
-    assert pa.serialize(obj, deterministic=True) == to_pb(pb, obj).SerializeToString(deterministic=True)
+    assert pa.serialize(obj, deterministic=True) == to_pb(pb, obj).SerializeToString(
+        deterministic=True
+    )
 
 
 def test_without_deterministic_insertion_order_is_kept() -> None:

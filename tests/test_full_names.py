@@ -6,7 +6,7 @@ import sys
 import textwrap
 import types
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 
@@ -26,7 +26,7 @@ class Order:
 @dataclass
 class Line:
     sku: str = field(1, default="")
-    note: Optional[Note] = field(2, default=None)
+    note: Note | None = field(2, default=None)
 
 
 @proto_contract
@@ -41,7 +41,11 @@ def test_full_name_on_the_model_and_the_contract() -> None:
     assert model.full_name(Line) == "names.shop.v1.OrderLine"
     assert model.full_name(Note) == "Note"
     info = model.info(Line)
-    assert (info.package, info.name, info.full_name) == ("names.shop.v1", "OrderLine", "names.shop.v1.OrderLine")
+    assert (info.package, info.name, info.full_name) == (
+        "names.shop.v1",
+        "OrderLine",
+        "names.shop.v1.OrderLine",
+    )
     assert model.info(Note).package is None
     with pytest.raises(pa.ContractError, match="is not a contract"):
         model.full_name(int)
@@ -98,7 +102,9 @@ def test_a_bad_package_is_a_contract_error(bad: str) -> None:
             x: int = field(1, default=0)
 
     with pytest.raises(pa.ContractError, match=r"__protobuf_package__ .* is not a dotted"):
-        module(f"names_bad_{abs(hash(bad))}", f"""
+        module(
+            f"names_bad_{abs(hash(bad))}",
+            f"""
             from dataclasses import dataclass
             import protoattr as pa
             __protobuf_package__ = {bad!r}
@@ -106,11 +112,15 @@ def test_a_bad_package_is_a_contract_error(bad: str) -> None:
             @dataclass
             class Bad:
                 x: int = pa.field(1, default=0)
-            """)  # fmt: skip
+            """,
+        )
 
 
 def test_two_classes_claiming_one_packaged_name_is_a_contract_error() -> None:
-    with pytest.raises(pa.ContractError, match=r"'names\.shop\.v1\.Order' is already taken by .*test_full_names\.Order"):
+    with pytest.raises(
+        pa.ContractError,
+        match=r"'names\.shop\.v1\.Order' is already taken by .*test_full_names\.Order",
+    ):
 
         @proto_contract(package="names.shop.v1", name="Order")
         @dataclass
@@ -170,11 +180,13 @@ def test_schema_refuses_to_mix_packages() -> None:
     @proto_contract(package="names.billing.v1")
     @dataclass
     class Invoice:
-        order: Optional[Order] = field(1, default=None)
+        order: Order | None = field(1, default=None)
 
-    with pytest.raises(pa.ContractError, match="different packages.*names.billing.v1.*names.shop.v1"):
+    with pytest.raises(
+        pa.ContractError, match=r"different packages.*names\.billing\.v1.*names\.shop\.v1"
+    ):
         pa.default_model.schema(Invoice)
-    with pytest.raises(pa.ContractError, match="different packages.*the package argument"):
+    with pytest.raises(pa.ContractError, match=r"different packages.*the package argument"):
         pa.default_model.schema(Order, package="elsewhere")
     assert "package names.shop.v1;" in pa.default_model.schema(Order, package="names.shop.v1")
 
