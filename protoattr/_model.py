@@ -172,6 +172,15 @@ class TypeModel:
 
         return schema(self, cls, syntax=syntax, package=package)
 
+    def schema_files(
+        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
+    ) -> dict[str, str]:
+        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
+        contracts of several packages (:meth:`schema` writes one file for one package)."""
+        from ._schema import schema_files
+
+        return schema_files(self, cls, syntax=syntax, package=package)
+
     def write_module(self, path: str | Path) -> Path:
         """Write this model's codecs as an importable Python module (ahead of time).
 

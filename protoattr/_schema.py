@@ -73,7 +73,7 @@ from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 if TYPE_CHECKING:
     from ._model import TypeModel
 
-__all__ = ["SYNTAXES", "schema"]
+__all__ = ["SYNTAXES", "schema", "schema_files"]
 
 SYNTAXES = ("proto2", "proto3", "editions")
 
@@ -108,6 +108,38 @@ def schema(
     return _Exporter(model, syntax, package).run(roots)
 
 
+def schema_files(
+    model: TypeModel,
+    cls: type | Iterable[type],
+    *,
+    syntax: str = "proto3",
+    package: str | None = None,
+) -> dict[str, str]:
+    """One ``.proto`` file per package for ``cls`` and all it reaches: ``{path: text}``.
+
+    A package ``a.b.v1`` is the file ``a/b/v1.proto``; contracts without a package
+    are in ``package``'s file or, without it, in the file of the first contract that
+    reaches them (``schema.proto`` when none has a package).  Files
+    import each other and refer to other packages' types by full name, so protoc
+    accepts them together (with the files' directory on its include path).
+    Packages that refer to each other both ways are a :class:`ContractError`:
+    ``.proto`` imports cannot be circular.
+    """
+    if syntax not in SYNTAXES:
+        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
+    if package is not None and not _PACKAGE.fullmatch(package):
+        raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
+    roots = [cls] if isinstance(cls, type) else list(cls)
+    if not roots:
+        raise ValueError("schema_files() needs at least one contract class")
+    return _Exporter(model, syntax, package).run_files(roots)
+
+
+def file_of(package: str | None) -> str:
+    """The path schema_files gives a package's file."""
+    return "/".join(package.split(".")) + ".proto" if package else "schema.proto"
+
+
 class _Message:
     """One contract, as the exporter sees it."""
 
@@ -128,12 +160,67 @@ class _Exporter:
         self.enums: dict[type, None] = {}
         self.imports: set[str] = set()
         self.names: dict[str, object] = {}  # top-level proto name -> class
+        self.bare_names: set[str] = set()  # the same names without packages
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
+        self.home: dict[type, str | None] = {}  # each message's and enum's package
+        self.file_imports: set[str] = set()  # other packages' files the rendered file uses
 
     # -- discovery ------------------------------------------------------------
 
     def run(self, roots: list[type]) -> str:
+        self._discover(roots)
+        self._choose_package()
+        return self._render()
+
+    def run_files(self, roots: list[type]) -> dict[str, str]:
+        self._discover(roots)
+        default = self.package
+        for cls, message in self.messages.items():  # in the order they were reached
+            if message.info.package is not None or default is not None:
+                self.home[cls] = message.info.package or default
+            else:  # no package: it joins the first contract that reaches it
+                self.home[cls] = next(
+                    (self.home[c] for c in self.home if cls in self._reaches(c)), None
+                )
+        for enum_cls in self.enums:  # an enum lives with the first message that uses it
+            self.home[enum_cls] = next(
+                (
+                    self.home[m.cls]
+                    for m in self.messages.values()
+                    if any(vt is not None and vt.py_type is enum_cls
+                           for f in m.fields for vt in (f.key, f.value))
+                ),
+                default,
+            )  # fmt: skip
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        for a, imported in uses.items():
+            for b in imported:
+                if a in uses.get(b, set()):
+                    raise ContractError(
+                        f"the packages of {a} and {b} refer to each other, which .proto "
+                        "imports cannot: move the contracts that do into one package"
+                    )
+        return files
+
+    def _reaches(self, cls: type) -> set[type]:
+        """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
+        message = self.messages[cls]
+        found = {self._root(vt.py_type) for f in message.fields for vt in (f.key, f.value)
+                 if vt is not None and vt.is_message and vt.py_type is not None}  # fmt: skip
+        found.update(sub for _, sub in message.children)
+        link = self.model._parent_of(cls)
+        if link is not None:
+            found.add(link[0])
+        return found
+
+    def _discover(self, roots: list[type]) -> None:
         for root in roots:
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
@@ -155,7 +242,7 @@ class _Exporter:
                 message = _Message(cls, info, self.model._own_fields(cls))
                 message.children = self.model._children_of(cls)
                 self.messages[cls] = message
-                self._name(info.name, cls, "message")
+                self._name(info.name, cls, "message", info.package)
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
@@ -184,8 +271,6 @@ class _Exporter:
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
-        self._choose_package()
-        return self._render()
 
     def _choose_package(self) -> None:
         """One file has one package: the contracts' (``package=``), else the argument's.
@@ -206,21 +291,23 @@ class _Exporter:
             )
             raise ContractError(
                 f"these contracts belong to different packages, which one .proto file cannot "
-                f"declare: {found}; export each package's contracts separately"
+                f"declare: {found}; export them with schema_files(), one file per package"
             )
         if packages:
             self.package = next(iter(packages))
 
-    def _name(self, name: str, owner: object, what: str) -> None:
+    def _name(self, name: str, owner: object, what: str, package: str | None = None) -> None:
         if not _IDENT.fullmatch(name):
             raise ContractError(f"{_qual(owner)}: {name!r} is not a valid protobuf {what} name")
-        other = self.names.get(name)
+        key = f"{package}.{name}" if package else name  # two packages may share a name
+        other = self.names.get(key)
         if other is not None and other is not owner:
             raise ContractError(
                 f"{_qual(owner)} and {_qual(other)} are both named {name!r} in this schema: "
                 "give one of them another name (proto_contract(name=...))"
             )
-        self.names[name] = owner
+        self.names[key] = owner
+        self.bare_names.add(name)
 
     # -- enums ----------------------------------------------------------------
 
@@ -255,7 +342,7 @@ class _Exporter:
                 owners.setdefault(name, []).append(enum_cls)
         clashing: set[type] = set()
         for name, enums in owners.items():
-            if len(enums) > 1 or name in self.names:
+            if len(enums) > 1 or name in self.bare_names:
                 clashing.update(enums)
         for enum_cls in clashing:
             prefix = _upper_snake(enum_cls.__name__) + "_"
@@ -267,7 +354,7 @@ class _Exporter:
         for enum_cls, values in self.enum_values.items():
             for name, _ in values:
                 other = taken.setdefault(name, enum_cls)
-                if other is not enum_cls or name in self.names:
+                if other is not enum_cls or name in self.bare_names:
                     raise ContractError(
                         f"{_qual(enum_cls)}: the enum value name {name!r} is used twice in this "
                         "schema (enum values share their package's scope)"
@@ -282,7 +369,20 @@ class _Exporter:
 
     # -- rendering ------------------------------------------------------------
 
+    def _here(self, cls: type) -> bool:
+        """Whether ``cls`` is declared in the file being rendered (always, for one file)."""
+        return not self.home or self.home.get(cls) == self.package
+
     def _render(self) -> str:
+        body: list[str] = []
+        for message in self.messages.values():
+            if message.as_message and self._here(message.cls):
+                body += self._message(message, 0, frozenset(), frozenset())
+                body.append("")
+        for enum_cls in self.enums:
+            if self._here(enum_cls):
+                body += self._enum(enum_cls)
+                body.append("")
         out: list[str] = []
         if self.syntax == "editions":
             out.append('edition = "2023";')
@@ -291,17 +391,29 @@ class _Exporter:
         out.append("")
         if self.package:
             out += [f"package {self.package};", ""]
-        if self.imports:
-            out += [f'import "{path}";' for path in sorted(self.imports)]
+        imports = self._imports() | self.file_imports
+        if imports:
+            out += [f'import "{path}";' for path in sorted(imports)]
             out.append("")
+        return "\n".join(out + body).rstrip("\n") + "\n"
+
+    def _imports(self) -> set[str]:
+        """The well-known files the rendered file's fields use."""
+        if not self.home:
+            return self.imports
+        found: set[str] = set()
         for message in self.messages.values():
-            if message.as_message:
-                out += self._message(message, 0, frozenset(), frozenset())
-                out.append("")
-        for enum_cls in self.enums:
-            out += self._enum(enum_cls)
-            out.append("")
-        return "\n".join(out).rstrip("\n") + "\n"
+            if not self._here(message.cls):
+                continue
+            for f in message.fields:
+                for vt in (f.key, f.value):
+                    if vt is None:
+                        continue
+                    if vt.py_type in WELL_KNOWN_CLASSES:
+                        found.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[vt.py_type]])
+                    elif vt.kind in _WELL_KNOWN:
+                        found.add(_WELL_KNOWN[vt.kind])
+        return found
 
     def _enum(self, enum_cls: type) -> list[str]:
         lines = [f"enum {enum_cls.__name__} {{"]
@@ -354,7 +466,8 @@ class _Exporter:
             lines.append(f"{pad}oneof {oneof} {{")
             for tag, sub in message.children:
                 name = self.model.info(sub).name
-                lines.append(f"{pad}{_INDENT}{self._ref(name, shadow)} {name} = {tag};")
+                ref = self._declared_ref(sub, name, shadow)
+                lines.append(f"{pad}{_INDENT}{ref} {name} = {tag};")
             lines.append(f"{pad}}}")
         done: set[str] = set()
         for f in message.fields:
@@ -569,13 +682,22 @@ class _Exporter:
             assert vt.py_type is not None
             if kind is Kind.MESSAGE:
                 # a hierarchy travels as its root's message, whichever class the field names
-                return self._ref(self.model.info(self._root(vt.py_type)).name, shadow)
-            return self._ref(vt.py_type.__name__, shadow)
+                root = self._root(vt.py_type)
+                return self._declared_ref(root, self.model.info(root).name, shadow)
+            return self._declared_ref(vt.py_type, vt.py_type.__name__, shadow)
         return str(kind.value)
 
     def _root(self, cls: type) -> type:
         """The root of ``cls``'s hierarchy (``cls`` itself outside one)."""
         return self.model._chain(cls)[-1]
+
+    def _declared_ref(self, cls: type, name: str, shadow: frozenset[str]) -> str:
+        """A reference to ``cls``, by full name (and imported) when another file has it."""
+        if self._here(cls):
+            return self._ref(name, shadow)
+        package = self.home.get(cls)
+        self.file_imports.add(file_of(package))
+        return f".{package}.{name}" if package else f".{name}"
 
     def _ref(self, name: str, shadow: frozenset[str]) -> str:
         """A reference to the top-level ``name``, qualified where a group type hides it."""

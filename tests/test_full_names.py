@@ -6,12 +6,15 @@ import sys
 import textwrap
 import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 import protoattr as pa
 from protoattr import field, proto_contract
+from protoattr._gen import descriptor_set
 from tests.protoc import compile_proto
 
 
@@ -179,13 +182,13 @@ def test_schema_takes_the_contracts_package_and_protoc_agrees() -> None:
 def test_schema_refuses_to_mix_packages() -> None:
     @proto_contract(package="names.billing.v1")
     @dataclass
-    class Invoice:
+    class Receipt:
         order: Order | None = field(1, default=None)
 
     with pytest.raises(
         pa.ContractError, match=r"different packages.*names\.billing\.v1.*names\.shop\.v1"
     ):
-        pa.default_model.schema(Invoice)
+        pa.default_model.schema(Receipt)
     with pytest.raises(pa.ContractError, match=r"different packages.*the package argument"):
         pa.default_model.schema(Order, package="elsewhere")
     assert "package names.shop.v1;" in pa.default_model.schema(Order, package="names.shop.v1")
@@ -202,3 +205,63 @@ def test_any_type_urls_use_the_full_name() -> None:
     assert packed.unpack() == Order(1)
     unpackaged: Any = pa.Any.pack(Note("x"))
     assert unpackaged.type_url == "type.googleapis.com/Note"
+
+
+# -- one file per package ------------------------------------------------------------
+
+
+@proto_contract(package="names.billing.v1")
+@dataclass
+class Invoice:
+    order: Order | None = field(1, default=None)
+    total: pa.wrappers.Int64Value = field(2, default=None)
+    at: pa.Timestamp | None = field(3, default=None)
+
+
+def test_schema_files_one_per_package_and_protoc_accepts_them(tmp_path: Path) -> None:
+    files = pa.default_model.schema_files(Invoice)
+    assert sorted(files) == ["names/billing/v1.proto", "names/shop/v1.proto"]
+    billing = files["names/billing/v1.proto"]
+    assert "package names.billing.v1;" in billing
+    assert 'import "names/shop/v1.proto";' in billing
+    assert 'import "google/protobuf/wrappers.proto";' in billing
+    assert "  .names.shop.v1.Order order = 1;" in billing
+    assert "message Note {" in files["names/shop/v1.proto"]  # unpackaged: joins who reaches it
+    assert "timestamp.proto" not in files["names/shop/v1.proto"]  # imports only what it uses
+
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    data = descriptor_set([str(tmp_path / p) for p in files], [str(tmp_path)])
+    pool = descriptor_pool.DescriptorPool()
+    for proto in descriptor_pb2.FileDescriptorSet.FromString(data).file:
+        pool.Add(proto)
+    upb = message_factory.GetMessageClass(pool.FindMessageTypeByName("names.billing.v1.Invoice"))
+    invoice = Invoice(Order(3, [Line("x", Note("n"))]), 0, pa.Timestamp(5, 6))
+    theirs = upb.FromString(pa.serialize(invoice))
+    assert theirs.order.lines[0].note.text == "n" and theirs.HasField("total")
+    assert theirs.SerializeToString() == pa.serialize(invoice)
+
+
+def test_schema_files_with_one_package_is_schema() -> None:
+    assert pa.default_model.schema_files(Order) == {
+        "names/shop/v1.proto": pa.default_model.schema(Order)
+    }
+    assert list(pa.default_model.schema_files(Note, package="notes")) == ["notes.proto"]
+
+
+@proto_contract(package="names.ping.v1")
+@dataclass
+class Ping:
+    pong: Pong | None = field(1, default=None)
+
+
+@proto_contract(package="names.pong.v1")
+@dataclass
+class Pong:
+    ping: Ping | None = field(1, default=None)
+
+
+def test_packages_that_refer_to_each_other_cannot_be_files() -> None:
+    with pytest.raises(pa.ContractError, match="refer to each other"):
+        pa.default_model.schema_files(Ping)
