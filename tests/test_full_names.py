@@ -265,3 +265,21 @@ class Pong:
 def test_packages_that_refer_to_each_other_cannot_be_files() -> None:
     with pytest.raises(pa.ContractError, match="refer to each other"):
         pa.default_model.schema_files(Ping)
+
+
+def test_the_cli_writes_one_file_per_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from protoattr._cli import main
+
+    out = tmp_path / "protos"
+    assert main(["schema", "tests.test_full_names:Invoice", "--out-dir", str(out)]) == 0
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.proto"))
+    assert written == ["names/billing/v1.proto", "names/shop/v1.proto"]
+    assert (out / "names/shop/v1.proto").read_text() == pa.default_model.schema_files(Invoice)[
+        "names/shop/v1.proto"
+    ]
+    assert capsys.readouterr().out.splitlines() == [
+        str(out / "names/billing/v1.proto"),
+        str(out / "names/shop/v1.proto"),
+    ]
