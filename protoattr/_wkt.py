@@ -366,7 +366,7 @@ WRAPPER_CLASSES = frozenset(contract for contract, _ in WRAPPERS.values())
 # -- the markers behind the annotations ----------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class _Converted(ValueMarker):
     """A message that users hold as another Python value."""
 
@@ -381,6 +381,9 @@ class _Converted(ValueMarker):
             Kind.MESSAGE, self.contract, False, self.domain, self.to_message, self.from_message
         )
 
+    def __repr__(self) -> str:  # stable across processes: ahead-of-time fingerprints use it
+        return f"<google.protobuf.{self.contract.__name__.removesuffix('Message')}>"
+
 
 _WRAPPER_RANGES = {
     "Int64Value": INT_RANGES[Kind.INT64],
@@ -390,9 +393,13 @@ _WRAPPER_RANGES = {
 }
 
 
+def unwrap(message: typing.Any) -> typing.Any:
+    """A wrapper message's bare value."""
+    return message.value
+
+
 def _wrapper_marker(name: str) -> _Converted:
     contract, py_type = WRAPPERS[name]
-
     bounds = _WRAPPER_RANGES.get(name)
 
     def to_message(value: typing.Any) -> typing.Any:
@@ -404,12 +411,10 @@ def _wrapper_marker(name: str) -> _Converted:
             raise ValueError(f"{value!r} does not fit {name}")
         return contract(value)
 
-    def from_message(message: typing.Any) -> typing.Any:
-        return message.value
-
-    to_message.__qualname__ = f"{name}.to_message"
-    from_message.__qualname__ = f"{name}.from_message"
-    return _Converted(contract, None, to_message, from_message, nullable=True)
+    # a module-level name, so that ahead-of-time modules can import it
+    to_message.__name__ = to_message.__qualname__ = f"wrap_{name}"
+    globals()[to_message.__name__] = to_message
+    return _Converted(contract, None, to_message, unwrap, nullable=True)
 
 
 STRUCT_MARKER = _Converted(StructMessage, dict, to_struct, from_struct)
@@ -547,7 +552,7 @@ _BACK: dict[type, Callable[[typing.Any], typing.Any]] = {
     StructMessage: from_struct,
     ValueMessage: from_value,
     ListValueMessage: from_list_value,
-    **{contract: WRAPPER_MARKERS[name].from_message for name, (contract, _) in WRAPPERS.items()},
+    **{contract: unwrap for contract, _ in WRAPPERS.values()},
 }
 
 

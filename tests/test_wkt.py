@@ -398,3 +398,56 @@ def test_any_through_another_model() -> None:
     model = pa.TypeModel()
     packed = pa.Any.pack(Order(2, "x"), model=model)
     assert packed.unpack(model=model) == Order(2, "x")
+
+
+AOT_MODELS = """
+from dataclasses import dataclass
+from typing import Optional
+import protoattr as pa
+
+@pa.proto_contract
+@dataclass
+class Webhook:
+    headers: pa.Struct = pa.field(1, default_factory=dict)
+    body: pa.JsonValue = pa.field(2, default=None)
+    retries: pa.wrappers.Int32Value = pa.field(3, default=None)
+    at: Optional[pa.Timestamp] = pa.field(4, default=None)
+    detail: Optional[pa.Any] = pa.field(5, default=None)
+    tags: pa.ListValue = pa.field(6, default_factory=list)
+    mask: pa.FieldMask = pa.field(7, default=pa.FieldMask())
+"""
+
+
+def test_ahead_of_time_modules_hold_well_known_fields(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "hooks.py").write_text(AOT_MODELS)
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
+
+    def run(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+            timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    run("import protoattr as pa, hooks\n"
+        "pa.default_model.add(hooks.Webhook)\n"
+        "pa.default_model.write_module('hooks_codecs.py')\n")  # fmt: skip
+    out = run(
+        "import protoattr as pa, protoattr._codegen as cg, hooks\n"
+        "import hooks_codecs\n"
+        "cg.codec_source = None  # nothing may be generated from here on\n"
+        "w = hooks.Webhook({'a': [1]}, 'x', 0, pa.Timestamp(1, 2), pa.Any.pack(pa.Empty()),\n"
+        "                  [None], pa.FieldMask(['a']))\n"
+        "assert pa.deserialize(hooks.Webhook, pa.serialize(w)) == hooks.Webhook(\n"
+        "    {'a': [1.0]}, 'x', 0, pa.Timestamp(1, 2), pa.Any.pack(pa.Empty()), [None],\n"
+        "    pa.FieldMask(['a']))\n"
+        "print('ok')\n"
+    )
+    assert out == "ok\n"
