@@ -535,6 +535,10 @@ def _field_info(
     container: type = list
     args: tuple[Any, ...]
     marker = _marker(bare_metadata)
+    if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
+        from ._wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
+
+        marker = STRUCT_MARKER
     if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
         value = marker.value_type()
         if marker.nullable:

@@ -101,9 +101,13 @@ class Timestamp:
         return cls.from_nanos(time.time_ns())
 
     def __str__(self) -> str:
+        """RFC 3339 (the JSON form); outside the years 1..9999, the repr."""
         from ._wktjson import timestamp_text
 
-        return timestamp_text(self)
+        try:
+            return timestamp_text(self)
+        except ValueError:
+            return repr(self)
 
 
 @proto_contract(package=_PACKAGE, preserve_unknown=False)
@@ -145,9 +149,13 @@ class Duration:
         return self.seconds * _NANOS + self.nanos
 
     def __str__(self) -> str:
+        """``"1.5s"`` (the JSON form); outside its range, the repr."""
         from ._wktjson import duration_text
 
-        return duration_text(self)
+        try:
+            return duration_text(self)
+        except ValueError:
+            return repr(self)
 
 
 # -- FieldMask and Empty ---------------------------------------------------------------

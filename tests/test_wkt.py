@@ -451,3 +451,25 @@ def test_ahead_of_time_modules_hold_well_known_fields(tmp_path: Any) -> None:
         "print('ok')\n"
     )
     assert out == "ok\n"
+
+
+@proto_contract(package="wkt.test.v1")
+@dataclass
+class Plain:
+    attrs: dict[str, Any] = field(1, default_factory=dict)
+
+
+def test_a_plain_dict_of_any_is_a_struct(pb: Any) -> None:
+    assert pa.default_model.info(Plain).fields[0].value.py_type is pa.default_model.find(
+        "google.protobuf.Struct"
+    )
+    struct = struct_pb2.Struct()
+    struct.update({"a": [1.0, "b"]})
+    expected = b"\x0a" + bytes([struct.ByteSize()]) + struct.SerializeToString()
+    assert pa.serialize(Plain({"a": [1, "b"]})) == expected
+    assert "google.protobuf.Struct attrs = 1;" in pa.default_model.schema(Plain)
+
+
+def test_str_of_values_without_a_json_form_is_their_repr() -> None:
+    assert str(pa.Timestamp(INT64_MAX)) == f"Timestamp(seconds={INT64_MAX}, nanos=0)"
+    assert str(pa.Duration(1, -1)) == "Duration(seconds=1, nanos=-1)"
