@@ -6,11 +6,9 @@ fields tags with :func:`field` (or ``Annotated[..., member(n)]``), and
 every other runtime.  See https://github.com/ (docs/) for the guide.
 """
 
+import importlib as _importlib
+import typing as _typing
 
-from . import (
-    _wktjson,  # noqa: F401  (registers the well-known types' JSON forms)
-    wrappers,
-)
 from ._contract import closed_enum, proto_contract
 from ._convert import UUIDBytes
 from ._errors import ContractError, DecodeError, EncodeError, ProtoError
@@ -36,17 +34,37 @@ from ._types import (
     uint32,
     uint64,
 )
-from ._wkt import (
-    Any,
-    Duration,
-    Empty,
-    FieldMask,
-    JsonValue,
-    ListValue,
-    NullValue,
-    Struct,
-    Timestamp,
-)
+
+if _typing.TYPE_CHECKING:
+    from . import wrappers
+    from ._wkt import (
+        Any,
+        Duration,
+        Empty,
+        FieldMask,
+        JsonValue,
+        ListValue,
+        NullValue,
+        Struct,
+        Timestamp,
+    )
+
+#: the well-known types load on first use: declaring their contracts costs import time
+_WELL_KNOWN = frozenset(
+    {"Any", "Duration", "Empty", "FieldMask", "JsonValue", "ListValue", "NullValue", "Struct",
+     "Timestamp"}
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> _typing.Any:
+    # import_module, not "from . import": that would ask this very __getattr__ again
+    if name in _WELL_KNOWN:
+        value = getattr(_importlib.import_module("protoattr._wkt"), name)
+        globals()[name] = value
+        return value
+    if name == "wrappers":
+        return _importlib.import_module("protoattr.wrappers")
+    raise AttributeError(f"module 'protoattr' has no attribute {name!r}")
 
 __version__ = "0.1.0"
 

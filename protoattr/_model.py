@@ -567,6 +567,8 @@ class TypeModel:
         Classes this model has seen come first; two other classes answering to
         the name are a :class:`ContractError` (give one a ``package=`` or ``name=``).
         """
+        if full_name.startswith("google.protobuf."):
+            from . import _wkt  # noqa: F401  (the well-known types load on first use)
         found = _names.lookup(full_name)
         if len(found) > 1:
             mine = [c for c in found if c in self._codecs or c in self._added]

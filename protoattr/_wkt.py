@@ -579,3 +579,7 @@ def _target(
             return sur.contract, sur.to_surrogate
         raise ContractError(f"Any: {getattr(cls, '__qualname__', cls)!r} is not a contract")
     return cls, None
+
+
+# The JSON forms register themselves when the well-known types first load.
+from . import _wktjson  # noqa: E402, F401
