@@ -473,3 +473,21 @@ def test_a_plain_dict_of_any_is_a_struct(pb: Any) -> None:
 def test_str_of_values_without_a_json_form_is_their_repr() -> None:
     assert str(pa.Timestamp(INT64_MAX)) == f"Timestamp(seconds={INT64_MAX}, nanos=0)"
     assert str(pa.Duration(1, -1)) == "Duration(seconds=1, nanos=-1)"
+
+
+def test_a_field_seen_twice_merges_as_upb_merges(pb: Any) -> None:
+    cases = [
+        bytes.fromhex("5a020805") + bytes.fromhex("5a00"),  # Int32Value 5, then an empty one
+        pa.serialize(Everything(struct={"a": 1.0})) + pa.serialize(Everything(struct={"b": "x"})),
+        pa.serialize(Everything(ts=pa.Timestamp(5, 0))) + bytes.fromhex("0a021007"),  # nanos only
+        pa.serialize(Everything(mask=pa.FieldMask(["a"])))
+        + pa.serialize(Everything(mask=pa.FieldMask(["b"]))),
+    ]
+    for data in cases:
+        ours = pa.deserialize(Everything, data)
+        assert pa.serialize(ours, deterministic=True) == pb.Everything.FromString(
+            data
+        ).SerializeToString(deterministic=True)
+    assert pa.deserialize(Everything, cases[2]).ts == pa.Timestamp(5, 7)
+    merged = pa.merge(Everything(struct={"a": 1.0}), pa.serialize(Everything(struct={"b": "x"})))
+    assert merged.struct == {"a": 1.0, "b": "x"}
