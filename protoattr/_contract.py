@@ -541,8 +541,9 @@ def _field_info(
         marker = STRUCT_MARKER
     if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
         value = marker.value_type()
-        if marker.nullable:
+        if marker.nullable:  # Optional[...] already: None is absent
             label = Label.OPTIONAL
+            optional = True
     elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
         args = typing.get_args(bare)
         if origin is tuple:

@@ -426,7 +426,7 @@ def _wrapper_marker(name: str) -> _Converted:
 
 
 STRUCT_MARKER = _Converted(StructMessage, dict, to_struct, from_struct)
-VALUE_MARKER = _Converted(ValueMessage, object, to_value, from_value)
+VALUE_MARKER = _Converted(ValueMessage, object, to_value, from_value, nullable=True)
 LIST_MARKER = _Converted(ListValueMessage, list, to_list_value, from_list_value)
 WRAPPER_MARKERS = {name: _wrapper_marker(name) for name in WRAPPERS}
 

@@ -491,3 +491,19 @@ def test_a_field_seen_twice_merges_as_upb_merges(pb: Any) -> None:
     assert pa.deserialize(Everything, cases[2]).ts == pa.Timestamp(5, 7)
     merged = pa.merge(Everything(struct={"a": 1.0}), pa.serialize(Everything(struct={"b": "x"})))
     assert merged.struct == {"a": 1.0, "b": "x"}
+
+
+@proto_contract
+@dataclass
+class Choice:
+    count: pa.wrappers.Int32Value = field(1, default=None, oneof="kind")
+    doc: pa.JsonValue = field(2, default=None, oneof="kind")
+
+
+def test_wrappers_and_json_values_can_be_oneof_members() -> None:
+    assert pa.serialize(Choice(count=0)) == b"\x0a\x00"
+    assert pa.deserialize(Choice, b"\x0a\x00") == Choice(count=0)
+    assert pa.deserialize(Choice, pa.serialize(Choice(doc={"a": None}))) == Choice(doc={"a": None})
+    assert pa.deserialize(Choice, b"\x0a\x00" + pa.serialize(Choice(doc="x"))) == Choice(doc="x")
+    with pytest.raises(pa.EncodeError, match="oneof"):
+        pa.serialize(Choice(count=1, doc="x"))
