@@ -160,7 +160,7 @@ class _Exporter:
         self.enums: dict[type, None] = {}
         self.imports: set[str] = set()
         self.names: dict[str, object] = {}  # top-level proto name -> class
-        self.bare_names: set[str] = set()  # the same names without packages
+        self.full_names: dict[str, object] = {}  # the same by full name (packages differ)
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
         self.home: dict[type, str | None] = {}  # each message's and enum's package
@@ -300,14 +300,14 @@ class _Exporter:
         if not _IDENT.fullmatch(name):
             raise ContractError(f"{_qual(owner)}: {name!r} is not a valid protobuf {what} name")
         key = f"{package}.{name}" if package else name  # two packages may share a name
-        other = self.names.get(key)
+        other = self.full_names.get(key)
         if other is not None and other is not owner:
             raise ContractError(
                 f"{_qual(owner)} and {_qual(other)} are both named {name!r} in this schema: "
                 "give one of them another name (proto_contract(name=...))"
             )
-        self.names[key] = owner
-        self.bare_names.add(name)
+        self.full_names[key] = owner
+        self.names[name] = owner
 
     # -- enums ----------------------------------------------------------------
 
@@ -342,7 +342,7 @@ class _Exporter:
                 owners.setdefault(name, []).append(enum_cls)
         clashing: set[type] = set()
         for name, enums in owners.items():
-            if len(enums) > 1 or name in self.bare_names:
+            if len(enums) > 1 or name in self.names:
                 clashing.update(enums)
         for enum_cls in clashing:
             prefix = _upper_snake(enum_cls.__name__) + "_"
@@ -354,7 +354,7 @@ class _Exporter:
         for enum_cls, values in self.enum_values.items():
             for name, _ in values:
                 other = taken.setdefault(name, enum_cls)
-                if other is not enum_cls or name in self.bare_names:
+                if other is not enum_cls or name in self.names:
                     raise ContractError(
                         f"{_qual(enum_cls)}: the enum value name {name!r} is used twice in this "
                         "schema (enum values share their package's scope)"
