@@ -114,7 +114,7 @@ class ContractOptions:
     subtype_tag: int | None = None
     name: str | None = None
     preserve_unknown: bool = True
-    #: the protobuf package: ``package=``, else the module's ``__protobuf_package__``
+    #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
 
 
@@ -136,13 +136,14 @@ class ContractInfo:
 
     @property
     def package(self) -> str | None:
-        """The protobuf package (``None``: the contract has none)."""
-        return self.options.package
+        """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
+        (``None``: the contract has none)."""
+        return _names.package_of(self.cls, self.options.package)
 
     @property
     def full_name(self) -> str:
         """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
-        return f"{self.options.package}.{self.name}" if self.options.package else self.name
+        return _names.full_name(self.name, self.package)
 
 
 class ValueMarker:
@@ -229,18 +230,18 @@ def proto_contract(
     is not given, a ``__protobuf_package__`` string in the class's module)
     makes the contract's full name ``package.Name``.
     """
+    options = ContractOptions(
+        implicit_fields=implicit_fields,
+        reserved=tuple(reserved),
+        subtype_tag=subtype_tag,
+        name=name,
+        preserve_unknown=preserve_unknown,
+        package=package,
+    )
 
     def decorate(c: T, _frames: int = 1) -> T:
         if not isinstance(c, type):
             raise ContractError(f"@proto_contract decorates classes, not {c!r}")
-        options = ContractOptions(
-            implicit_fields=implicit_fields,
-            reserved=tuple(reserved),
-            subtype_tag=subtype_tag,
-            name=name,
-            preserve_unknown=preserve_unknown,
-            package=_names.package_of(c, package),
-        )
         # Classes declared inside a function may refer to its other local classes in
         # string annotations: remember the names visible where the class was declared.
         frame = sys._getframe(_frames)

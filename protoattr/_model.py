@@ -559,7 +559,8 @@ class TypeModel:
                 "@proto_contract"
             )
         options = declared_options(cls)
-        return _names.full_name(options.name or cls.__name__, options.package)
+        package = _names.package_of(cls, options.package)
+        return _names.full_name(options.name or cls.__name__, package)
 
     def find(self, full_name: str) -> type | None:
         """The contract class whose full name is ``full_name`` (``None`` when none is).

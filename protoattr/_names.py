@@ -51,11 +51,16 @@ def full_name(name: str, package: str | None) -> str:
 
 
 def claim(cls: type, options: Any) -> None:
-    """Record that ``cls`` answers to its full name; a packaged name is claimed once."""
-    name = full_name(options.name or cls.__name__, options.package)
+    """Record that ``cls`` answers to its full name; a packaged name is claimed once.
+
+    Checks the package first (a bad ``package=`` or ``__protobuf_package__`` is a
+    :class:`ContractError` here, when the class is declared).
+    """
+    package = package_of(cls, options.package)
+    name = full_name(options.name or cls.__name__, package)
     with _LOCK:
         refs = [r for r in _CLAIMS.get(name, []) if r() is not None and r() is not cls]
-        if options.package is not None:
+        if package is not None:
             for ref in refs:
                 other = ref()
                 if other is not None and not _same_declaration(other, cls):
