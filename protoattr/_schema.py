@@ -169,58 +169,11 @@ class _Exporter:
     # -- discovery ------------------------------------------------------------
 
     def run(self, roots: list[type]) -> str:
-        self._discover(roots)
-        self._choose_package()
+        self.discover(roots)
         return self._render()
 
-    def run_files(self, roots: list[type]) -> dict[str, str]:
-        self._discover(roots)
-        default = self.package
-        for cls, message in self.messages.items():  # in the order they were reached
-            if message.info.package is not None or default is not None:
-                self.home[cls] = message.info.package or default
-            else:  # no package: it joins the first contract that reaches it
-                self.home[cls] = next(
-                    (self.home[c] for c in self.home if cls in self._reaches(c)), None
-                )
-        for enum_cls in self.enums:  # an enum lives with the first message that uses it
-            self.home[enum_cls] = next(
-                (
-                    self.home[m.cls]
-                    for m in self.messages.values()
-                    if any(vt is not None and vt.py_type is enum_cls
-                           for f in m.fields for vt in (f.key, f.value))
-                ),
-                default,
-            )  # fmt: skip
-        files: dict[str, str] = {}
-        uses: dict[str, set[str]] = {}
-        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
-            self.package = pkg
-            self.file_imports = set()
-            files[file_of(pkg)] = self._render()
-            uses[file_of(pkg)] = set(self.file_imports)
-        for a, imported in uses.items():
-            for b in imported:
-                if a in uses.get(b, set()):
-                    raise ContractError(
-                        f"the packages of {a} and {b} refer to each other, which .proto "
-                        "imports cannot: move the contracts that do into one package"
-                    )
-        return files
-
-    def _reaches(self, cls: type) -> set[type]:
-        """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
-        message = self.messages[cls]
-        found = {self._root(vt.py_type) for f in message.fields for vt in (f.key, f.value)
-                 if vt is not None and vt.is_message and vt.py_type is not None}  # fmt: skip
-        found.update(sub for _, sub in message.children)
-        link = self.model._parent_of(cls)
-        if link is not None:
-            found.add(link[0])
-        return found
-
-    def _discover(self, roots: list[type]) -> None:
+    def discover(self, roots: list[type]) -> None:
+        """Find every contract and enum ``roots`` reach; check their names."""
         for root in roots:
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
@@ -271,6 +224,53 @@ class _Exporter:
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
+
+    def run_files(self, roots: list[type]) -> dict[str, str]:
+        self.discover(roots)
+        default = self.package
+        for cls, message in self.messages.items():  # in the order they were reached
+            if message.info.package is not None or default is not None:
+                self.home[cls] = message.info.package or default
+            else:  # no package: it joins the first contract that reaches it
+                self.home[cls] = next(
+                    (self.home[c] for c in self.home if cls in self._reaches(c)), None
+                )
+        for enum_cls in self.enums:  # an enum lives with the first message that uses it
+            self.home[enum_cls] = next(
+                (
+                    self.home[m.cls]
+                    for m in self.messages.values()
+                    if any(vt is not None and vt.py_type is enum_cls
+                           for f in m.fields for vt in (f.key, f.value))
+                ),
+                default,
+            )  # fmt: skip
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        for a, imported in uses.items():
+            for b in imported:
+                if a in uses.get(b, set()):
+                    raise ContractError(
+                        f"the packages of {a} and {b} refer to each other, which .proto "
+                        "imports cannot: move the contracts that do into one package"
+                    )
+        return files
+
+    def _reaches(self, cls: type) -> set[type]:
+        """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
+        message = self.messages[cls]
+        found = {self._root(vt.py_type) for f in message.fields for vt in (f.key, f.value)
+                 if vt is not None and vt.is_message and vt.py_type is not None}  # fmt: skip
+        found.update(sub for _, sub in message.children)
+        link = self.model._parent_of(cls)
+        if link is not None:
+            found.add(link[0])
+        return found
 
     def _choose_package(self) -> None:
         """One file has one package: the contracts' (``package=``), else the argument's.
@@ -374,6 +374,8 @@ class _Exporter:
         return not self.home or self.home.get(cls) == self.package
 
     def _render(self) -> str:
+        if not self.home:  # one file: its package comes from the contracts
+            self._choose_package()
         body: list[str] = []
         for message in self.messages.values():
             if message.as_message and self._here(message.cls):
