@@ -258,6 +258,12 @@ def proto_contract(
             with _LOCK:
                 del _DECLARED[c]
             raise
+        try:
+            _names.claim(c, options)
+        except ContractError:
+            with _LOCK:
+                del _DECLARED[c]
+            raise
         if options.subtype_tag is not None:
             base = contract_base(c)
             if base is None:
@@ -281,12 +287,6 @@ def proto_contract(
 
             for model in list(_MODELS):
                 model._hierarchy_changed(base)
-        try:
-            _names.claim(c, options)
-        except ContractError:
-            with _LOCK:
-                del _DECLARED[c]
-            raise
         from ._model import default_model
 
         default_model.add(c, _compile=False)

@@ -570,7 +570,7 @@ class TypeModel:
         """
         if full_name.startswith("google.protobuf."):
             from . import _wkt  # noqa: F401  (the well-known types load on first use)
-        found = _names.lookup(full_name)
+        found = [c for c in _names.lookup(full_name) if is_contract(c)]
         if len(found) > 1:
             mine = [c for c in found if c in self._codecs or c in self._added]
             found = mine if mine else found

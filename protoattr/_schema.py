@@ -156,6 +156,8 @@ class _Exporter:
         self.model = model
         self.syntax = syntax
         self.package = package
+        self.home: dict[type, str | None] = {}  # each message's and enum's package
+        self.file_imports: set[str] = set()  # other packages' files the rendered file uses
         self.messages: dict[type, _Message] = {}
         self.enums: dict[type, None] = {}
         self.imports: set[str] = set()
@@ -163,8 +165,6 @@ class _Exporter:
         self.full_names: dict[str, object] = {}  # the same by full name (packages differ)
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
-        self.home: dict[type, str | None] = {}  # each message's and enum's package
-        self.file_imports: set[str] = set()  # other packages' files the rendered file uses
 
     # -- discovery ------------------------------------------------------------
 
