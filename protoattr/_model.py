@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from . import _codegen, _compiler, _names
+from . import _codegen, _compiler
 from ._contract import (
     ContractInfo,
     FieldInfo,
@@ -172,15 +172,6 @@ class TypeModel:
 
         return schema(self, cls, syntax=syntax, package=package)
 
-    def schema_files(
-        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
-    ) -> dict[str, str]:
-        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
-        contracts of several packages (:meth:`schema` writes one file for one package)."""
-        from ._schema import schema_files
-
-        return schema_files(self, cls, syntax=syntax, package=package)
-
     def write_module(self, path: str | Path) -> Path:
         """Write this model's codecs as an importable Python module (ahead of time).
 
@@ -196,8 +187,11 @@ class TypeModel:
     def _hierarchy_changed(self, base: type) -> None:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
-            for cls, codec in [*self._codecs.items(), *self._det_codecs.items()]:
+            for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
+                    self._reset(codec)
+            for cls, codec in list(self._det_codecs.items()):  # deterministic encoders too
+                if issubclass(cls, base) or issubclass(base, cls):
                     self._reset(codec)
 
     def _reset(self, codec: Codec) -> None:
@@ -553,6 +547,8 @@ class TypeModel:
 
     def full_name(self, cls: type) -> str:
         """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        from . import _names
+
         if not is_contract(cls):
             raise ContractError(
                 f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
@@ -568,6 +564,8 @@ class TypeModel:
         Classes this model has seen come first; two other classes answering to
         the name are a :class:`ContractError` (give one a ``package=`` or ``name=``).
         """
+        from . import _names
+
         if full_name.startswith("google.protobuf."):
             from . import _wkt  # noqa: F401  (the well-known types load on first use)
         found = [c for c in _names.lookup(full_name) if is_contract(c)]
@@ -581,6 +579,15 @@ class TypeModel:
                 "packages (proto_contract(package=...)) or distinct name=s"
             )
         return found[0] if found else None
+
+    def schema_files(
+        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
+    ) -> dict[str, str]:
+        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
+        contracts of several packages (:meth:`schema` writes one file for one package)."""
+        from ._schema import schema_files
+
+        return schema_files(self, cls, syntax=syntax, package=package)
 
 
 
