@@ -577,7 +577,11 @@ def _target(
         sur = surrogate_for(cls)
         if sur is not None:
             return sur.contract, sur.to_surrogate
-        raise ContractError(f"Any: {getattr(cls, '__qualname__', cls)!r} is not a contract")
+        raise ContractError(
+            f"Any: {getattr(cls, '__qualname__', cls)!r} is not a contract (for a dict, a list, "
+            "a JSON value or a bare scalar, say type=pa.Struct, pa.ListValue, pa.JsonValue, "
+            "pa.wrappers.Int32Value ...)"
+        )
     return cls, None
 
 
