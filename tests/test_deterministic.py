@@ -174,3 +174,27 @@ def test_lists_streams_and_errors() -> None:
         pa.serialize(Maps(m_int32={2**40: "x"}), deterministic=True)
     with pytest.raises(pa.EncodeError, match=r"Maps\.m_string"):
         pa.serialize(Maps(m_string={"a": "x", 3: "y"}), deterministic=True)  # type: ignore[dict-item]
+
+
+@proto_contract
+@dataclass
+class Shape:
+    tags: dict[str, pa.int32] = field(1, default_factory=dict)
+
+
+@proto_contract(subtype_tag=10)
+@dataclass
+class Circle(Shape):
+    radii: dict[pa.int32, float] = field(1, default_factory=dict)
+
+
+def test_subtypes_order_their_maps_too() -> None:
+    pb = compile_proto(pa.default_model.schema(Shape), "deterministic_shapes")
+    circle = Circle(tags={"b": 1, "a": 2, "ab": 3}, radii={3: 1.0, -1: 2.0, 7: 0.5})
+    theirs = pb.Shape(tags=circle.tags, Circle=pb.Circle(radii=circle.radii))
+    # protoattr writes the subtype's field first, upb in field-number order: compare the parts
+    ours = pa.serialize(circle, deterministic=True)
+    sub = pb.Circle(radii=circle.radii).SerializeToString(deterministic=True)
+    base = pb.Shape(tags=circle.tags).SerializeToString(deterministic=True)
+    assert ours == b"\x52" + bytes([len(sub)]) + sub + base
+    assert pb.Shape.FromString(ours) == theirs
