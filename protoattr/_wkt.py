@@ -100,6 +100,24 @@ class Timestamp:
         """The current time, to the nanosecond the clock gives."""
         return cls.from_nanos(time.time_ns())
 
+    def __add__(self, other: object) -> Timestamp:
+        if not isinstance(other, Duration):
+            return NotImplemented
+        return Timestamp.from_nanos(self.to_nanos() + other.to_nanos())
+
+    __radd__ = __add__
+
+    @typing.overload
+    def __sub__(self, other: Timestamp) -> Duration: ...
+    @typing.overload
+    def __sub__(self, other: Duration) -> Timestamp: ...
+    def __sub__(self, other: object) -> Timestamp | Duration:
+        if isinstance(other, Timestamp):
+            return Duration.from_nanos(self.to_nanos() - other.to_nanos())
+        if isinstance(other, Duration):
+            return Timestamp.from_nanos(self.to_nanos() - other.to_nanos())
+        return NotImplemented
+
     def __str__(self) -> str:
         """RFC 3339 (the JSON form); outside the years 1..9999, the repr."""
         from ._wktjson import timestamp_text
@@ -147,6 +165,19 @@ class Duration:
 
     def to_nanos(self) -> int:
         return self.seconds * _NANOS + self.nanos
+
+    def __add__(self, other: object) -> Duration:
+        if not isinstance(other, Duration):
+            return NotImplemented
+        return Duration.from_nanos(self.to_nanos() + other.to_nanos())
+
+    def __sub__(self, other: object) -> Duration:
+        if not isinstance(other, Duration):
+            return NotImplemented
+        return Duration.from_nanos(self.to_nanos() - other.to_nanos())
+
+    def __neg__(self) -> Duration:
+        return Duration.from_nanos(-self.to_nanos())
 
     def __str__(self) -> str:
         """``"1.5s"`` (the JSON form); outside its range, the repr."""

@@ -507,3 +507,15 @@ def test_wrappers_and_json_values_can_be_oneof_members() -> None:
     assert pa.deserialize(Choice, b"\x0a\x00" + pa.serialize(Choice(doc="x"))) == Choice(doc="x")
     with pytest.raises(pa.EncodeError, match="oneof"):
         pa.serialize(Choice(count=1, doc="x"))
+
+
+def test_timestamp_and_duration_arithmetic_is_exact() -> None:
+    t = pa.Timestamp(10, 999_999_999)
+    d = pa.Duration(1, 2)
+    assert t + d == pa.Timestamp(12, 1) == d + t
+    assert t - d == pa.Timestamp(9, 999_999_997)
+    assert (t + d) - t == d
+    assert pa.Timestamp(0) - pa.Timestamp(1, 5) == pa.Duration(-1, -5)
+    assert d + d == pa.Duration(2, 4) and d - d == pa.Duration() and -d == pa.Duration(-1, -2)
+    with pytest.raises(TypeError):
+        t + t  # type: ignore[operator]
