@@ -288,14 +288,15 @@ class TypeModel:
 
     def _install(self, codec: Codec) -> None:
         """Generate and compile ``codec``'s functions unless done already (thread-safe)."""
+        if codec.deterministic:
+            return self._install_deterministic(codec)
         if codec.compiled:
             return
         with self._lock:
             if codec.compiled:  # another thread won the race
                 return
             info = resolve(codec.cls, final=True)
-            context = self._det_context if codec.deterministic else self._context
-            generated = _codegen.codec_source(info, context)
+            generated = _codegen.codec_source(info, self._context)
             stem = generated.stem
             functions = _compiler.compile_functions(
                 generated.source,
@@ -308,6 +309,29 @@ class TypeModel:
             codec.generated = generated
             codec.encode = functions[f"encode_{stem}"]
             codec.decode = functions[f"decode_{stem}"]
+            codec.source = generated.source
+
+    def _install_deterministic(self, codec: Codec) -> None:
+        """The encoder that sorts map entries: always the generated Python one (a separate
+        method, so that nothing installed after ordinary codecs replaces it)."""
+        if codec.compiled:
+            return
+        with self._lock:
+            if codec.compiled:
+                return
+            info = resolve(codec.cls, final=True)
+            generated = _codegen.codec_source(info, self._det_context)
+            functions = _compiler.compile_functions(
+                generated.source,
+                dict(generated.namespace),
+                [f"encode_{generated.stem}", f"decode_{generated.stem}"],
+                qualname=codec.cls.__qualname__,
+                module=codec.cls.__module__,
+            )
+            codec._info = info
+            codec.generated = generated
+            codec.encode = functions[f"encode_{generated.stem}"]
+            codec.decode = functions[f"decode_{generated.stem}"]
             codec.source = generated.source
 
     def add_surrogate(
