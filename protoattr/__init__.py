@@ -6,6 +6,7 @@ fields tags with :func:`field` (or ``Annotated[..., member(n)]``), and
 every other runtime.  See https://github.com/ (docs/) for the guide.
 """
 
+import importlib as _importlib
 import typing as _typing
 
 from ._contract import closed_enum, proto_contract
@@ -35,18 +36,43 @@ from ._types import (
     uint64,
 )
 
-__version__ = "0.1.0"
+if _typing.TYPE_CHECKING:
+    from . import wrappers
+    from ._wkt import (
+        Any,
+        Duration,
+        Empty,
+        FieldMask,
+        JsonValue,
+        ListValue,
+        NullValue,
+        Struct,
+        Timestamp,
+    )
+
+#: the well-known types load on first use: declaring their contracts costs import time
+_WELL_KNOWN = frozenset(
+    {"Any", "Duration", "Empty", "FieldMask", "JsonValue", "ListValue", "NullValue", "Struct",
+     "Timestamp"}
+)  # fmt: skip
 
 
 def __getattr__(name: str) -> _typing.Any:
-    # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
-    # ``import protoattr`` never needs grpcio.
+    # import_module, not "from . import": that would ask this very __getattr__ again
+    if name in _WELL_KNOWN:
+        value = getattr(_importlib.import_module("protoattr._wkt"), name)
+        globals()[name] = value
+        return value
+    if name == "wrappers":
+        return _importlib.import_module("protoattr.wrappers")
     if name == "grpc":
-        import importlib
+        # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
+        # ``import protoattr`` never needs grpcio.
+        return _importlib.import_module("protoattr.grpc")
+    raise AttributeError(f"module 'protoattr' has no attribute {name!r}")
 
-        return importlib.import_module(".grpc", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+__version__ = "0.1.0"
 
 serialize = default_model.serialize
 deserialize = default_model.deserialize
@@ -59,12 +85,21 @@ add_surrogate = default_model.add_surrogate
 add_subtype = default_model.add_subtype
 
 __all__ = [
+    "Any",
     "CallContext",
     "ContractError",
     "DecodeError",
+    "Duration",
+    "Empty",
     "EncodeError",
+    "FieldMask",
+    "JsonValue",
+    "ListValue",
+    "NullValue",
     "PrefixStyle",
     "ProtoError",
+    "Struct",
+    "Timestamp",
     "TypeModel",
     "UUIDBytes",
     "__version__",
@@ -99,4 +134,5 @@ __all__ = [
     "sint64",
     "uint32",
     "uint64",
+    "wrappers",
 ]

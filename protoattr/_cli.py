@@ -3,6 +3,7 @@
 ::
 
     protoattr schema MODULE[:CLASS] [--syntax proto2|proto3|editions] [--package NAME] [-o FILE]
+                     [--out-dir DIR]
     protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py] [-I PATH ...]
     protoattr decode MODULE:CLASS [FILE] [--json]
     protoattr decode-raw [FILE]
@@ -77,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--syntax", choices=("proto2", "proto3", "editions"), default="proto3")
     p.add_argument("--package", help="the package statement of the schema")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "--out-dir",
+        metavar="DIR",
+        help="write one .proto per package under DIR (contracts of several packages)",
+    )
     p.set_defaults(run=_schema)
 
     p = sub.add_parser("gen", help="generate contract classes from .proto files (runs protoc)")
@@ -125,6 +131,16 @@ def _schema(args: argparse.Namespace) -> int:
     classes = [cls] if cls is not None else _contracts_of(module) + _services_of(module)
     if not classes:
         raise CliError(f"module {module.__name__} declares no contracts")
+    if args.out_dir is not None:
+        from ._schema import schema_files
+
+        files = schema_files(default_model, classes, syntax=args.syntax, package=args.package)
+        for name, text in files.items():
+            path = Path(args.out_dir) / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(path)
+        return 0
     text = schema(default_model, classes, syntax=args.syntax, package=args.package)
     _write_text(args.output, text)
     return 0

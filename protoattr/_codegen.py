@@ -73,6 +73,8 @@ class CodecContext:
     parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
     chain_of: Callable[[type], list[type]]  # the class, its base, ..., the hierarchy's root
     children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
+    #: write map entries sorted by key (upb's ``SerializeToString(deterministic=True)``)
+    deterministic: bool = False
 
 
 class _Source:
@@ -129,6 +131,7 @@ class _Generator:
             "_MISSING": MISSING,
         }
         self._counter = 0
+        self._where = self.qual
         self._enum_tables: dict[Any, dict[int, Any]] = {}
 
     # -- shared helpers -------------------------------------------------
@@ -275,7 +278,17 @@ class _Generator:
             assert f.key is not None
             src("if v:")
             with src.indent():
-                src("for k, x in v.items():")
+                if self.ctx.deterministic:  # upb's order (see _runtime)
+                    if f.key.kind is Kind.STRING:
+                        self.ns["_det_str"] = _runtime.deterministic_str_key
+                        src("for k in sorted(v, key=_det_str):")
+                    else:
+                        self.ns["_det_int"] = _runtime.deterministic_int_key
+                        src("for k in sorted(v, key=_det_int, reverse=True):")
+                    src.indent()("x = v[k]")
+                    src.dedent()
+                else:
+                    src("for k, x in v.items():")
                 with src.indent():
                     src("e = []")
                     self._encode_value(src, f.key, "k", 1, "e", where + "[key]", False)
@@ -547,6 +560,7 @@ class _Generator:
                     src(f"{self.unknown_var(level)} = b''")
         src("else:")
         with src.indent():
+            src("pass")  # a contract without fields (Empty) has nothing to copy
             if hier:
                 src("cls_ = base.__class__")
             for level in levels:
@@ -756,6 +770,7 @@ class _Generator:
         expected form first.  ``skip`` tag bytes at ``pos`` are not consumed yet."""
         kind = f.value.kind
         target = f"f_{f.name}"
+        self._where = f.where  # for errors that name the field (a Timestamp too far out)
         if f.label is Label.MAP:
             return [(_wire.make_tag(f.tag, 2), self._decode_map_entry(f, end, skip, unknown))]
         single_tag = _wire.make_tag(f.tag, 3 if f.group else wire_type(kind))
@@ -880,10 +895,10 @@ class _Generator:
             lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
-            lines.append(store.format(f"_dec_ts(buf, pos, e, {merge})"))
+            lines.append(store.format(f"_dec_ts(buf, pos, e, {merge}, {self._where!r})"))
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
-            lines.append(store.format(f"_dec_dur(buf, pos, e, {merge})"))
+            lines.append(store.format(f"_dec_dur(buf, pos, e, {merge}, {self._where!r})"))
         lines.append("pos = e")
         return lines
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
-from . import _convert
+from . import _convert, _names
 from ._errors import ContractError
 from ._fields import METADATA_KEY, ProtoMember
 from ._types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
@@ -114,6 +114,8 @@ class ContractOptions:
     subtype_tag: int | None = None
     name: str | None = None
     preserve_unknown: bool = True
+    #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
+    package: str | None = None
 
 
 @dataclasses.dataclass
@@ -133,6 +135,36 @@ class ContractInfo:
     @property
     def name(self) -> str:
         return self.options.name or self.cls.__name__
+
+    @property
+    def package(self) -> str | None:
+        """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
+        (``None``: the contract has none)."""
+        return _names.package_of(self.cls, self.options.package)
+
+    @property
+    def full_name(self) -> str:
+        """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
+        return _names.full_name(self.name, self.package)
+
+
+class ValueMarker:
+    """``Annotated`` metadata that stands for a whole value type (the well-known types:
+    ``pa.Struct`` is ``Annotated[dict[str, Any], <marker>]``).
+
+    ``nullable`` markers make a singular field explicit-presence (wrappers: ``None``
+    is absent).
+    """
+
+    nullable: bool = False
+
+    def value_type(self) -> ValueType:
+        raise NotImplementedError
+
+
+def _marker(metadata: list[Any]) -> ValueMarker | None:
+    found = [m for m in metadata if isinstance(m, ValueMarker)]
+    return found[-1] if found else None
 
 
 # The classes decorated with @proto_contract and their options.
@@ -190,12 +222,15 @@ def proto_contract(
     subtype_tag: int | None = None,
     name: str | None = None,
     preserve_unknown: bool = True,
+    package: str | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
     The class is validated now (tags, annotations, options) and registered
     with the default model; its own behaviour (``__init__``, ``__eq__``,
-    slots, frozen-ness) is left exactly as it was.
+    slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
+    is not given, a ``__protobuf_package__`` string in the class's module)
+    makes the contract's full name ``package.Name``.
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -203,6 +238,7 @@ def proto_contract(
         subtype_tag=subtype_tag,
         name=name,
         preserve_unknown=preserve_unknown,
+        package=package,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -221,6 +257,12 @@ def proto_contract(
             resolve(c)
         except _Unresolved:
             pass  # a forward reference: resolved when the codec is first compiled
+        except ContractError:
+            with _LOCK:
+                del _DECLARED[c]
+            raise
+        try:
+            _names.claim(c, options)
         except ContractError:
             with _LOCK:
                 del _DECLARED[c]
@@ -675,12 +717,22 @@ def _field_info(
         optional = True
         annotation = members[0]
         label = Label.OPTIONAL
-    bare, _ = _split_annotated(annotation)
+    bare, bare_metadata = _split_annotated(annotation)
     origin = typing.get_origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
-    if origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
+    marker = _marker(bare_metadata)
+    if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
+        from ._wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
+
+        marker = STRUCT_MARKER
+    if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
+        value = marker.value_type()
+        if marker.nullable:  # Optional[...] already: None is absent
+            label = Label.OPTIONAL
+            optional = True
+    elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
         args = typing.get_args(bare)
         if origin is tuple:
             if len(args) != 2 or args[1] is not Ellipsis:
@@ -761,6 +813,9 @@ def _field_info(
 
 def _value_type(where: str, annotation: Any) -> ValueType:
     bare, metadata = _split_annotated(annotation)
+    marker = _marker(metadata)
+    if marker is not None:
+        return marker.value_type()
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]

@@ -9,7 +9,12 @@ How protobuf declarations become Python:
 
 - scalars: ``double`` -> ``float``, ``int64`` -> ``int``, ``float`` -> ``pa.float32``,
   the other integer kinds -> ``pa.int32``, ``pa.sint64``, ...; ``string`` -> ``str``;
-- ``google.protobuf.Timestamp`` / ``Duration`` -> ``datetime`` / ``timedelta``;
+- ``google.protobuf.Timestamp`` / ``Duration`` -> ``datetime`` / ``timedelta``; the other
+  well-known types -> protoattr's own: ``pa.Any``, ``pa.Struct``, ``pa.JsonValue``,
+  ``pa.ListValue``, ``pa.NullValue``, ``pa.FieldMask``, ``pa.Empty`` and
+  ``pa.wrappers.Int32Value`` & co. (already ``None`` when absent), so they are not
+  generated again (unless their own file is the one generated);
+- class names never take a ``typing`` name (``Any``, ``Optional``...): ``Any_`` instead;
 - implicit presence (proto3 plain fields) -> ``x: T = field(n, default=<zero>)``;
 - explicit presence (proto2 ``optional``, proto3 ``optional``, messages, edition
   default) -> ``x: T | None = field(n, default=None)``, so presence survives a
@@ -166,12 +171,31 @@ _ZEROS: dict[int, str] = {t: "0" for t in _SCALARS} | {
     _T.TYPE_STRING: '""',
     _T.TYPE_BYTES: 'b""',
 }
+_WRAPPER_NAMES = (
+    "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
+    "BoolValue", "StringValue", "BytesValue",
+)  # fmt: skip
+#: well-known types and what fields of them are declared as (never generated again)
 _WELL_KNOWN = {
     ".google.protobuf.Timestamp": "datetime",
     ".google.protobuf.Duration": "timedelta",
+    ".google.protobuf.Any": "pa.Any",
+    ".google.protobuf.Struct": "pa.Struct",
+    ".google.protobuf.Value": "pa.JsonValue",
+    ".google.protobuf.ListValue": "pa.ListValue",
+    ".google.protobuf.NullValue": "pa.NullValue",
+    ".google.protobuf.FieldMask": "pa.FieldMask",
+    ".google.protobuf.Empty": "pa.Empty",
+    **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
 }
-# Names the generated module defines or imports, which classes and fields must not take.
-_MODULE_NAMES = {"annotations", "dataclass", "datetime", "enum", "pa", "timedelta"}
+#: annotations that already mean "None when absent"
+_NULLABLE = {f"pa.wrappers.{name}" for name in _WRAPPER_NAMES} | {"pa.JsonValue"}
+# Names the generated module defines or imports, which classes and fields must not take,
+# and the names of ``typing`` a class must not shadow where users import both.
+_MODULE_NAMES = {"annotations", "dataclass", "datetime", "enum", "pa", "timedelta"} | {
+    "Any", "Annotated", "Callable", "ClassVar", "Dict", "Final", "Generic", "List", "Literal",
+    "Optional", "Protocol", "Sequence", "Set", "Tuple", "Type", "TypeVar", "Union",
+}  # fmt: skip
 _BODY_NAMES = {"pa", "float"}  # names a class body uses at run time
 
 
@@ -348,6 +372,8 @@ class _Writer:
             if t.full_name in self.chosen or t.is_map_entry:
                 continue
             if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
+                if t.enum is not None:  # NullValue: its members are named through pa
+                    t.py_name = _WELL_KNOWN[t.full_name]
                 continue
             self.chosen[t.full_name] = t
             if t.message is not None:
@@ -622,7 +648,10 @@ class _Writer:
         else:
             presence = self._presence(t, f, features, is_message)
             default = self._default(f, ref)
-            if oneof is not None:
+            if value in _NULLABLE:  # a wrapper or a JSON value: None is absent already
+                annotation = value
+                options += ["default=None"] + ([f"oneof={_str(oneof)}"] if oneof else [])
+            elif oneof is not None:
                 annotation = f"{value} | None"
                 options += ["default=None", f"oneof={_str(oneof)}"]
             elif presence == "required":
@@ -657,11 +686,11 @@ class _Writer:
             return _SCALARS[ftype]
         if not f.type_name:
             raise GenError(f"field {f.name} has neither a scalar type nor a type name")
-        if f.type_name in _WELL_KNOWN and ftype == _T.TYPE_MESSAGE:
-            py = _WELL_KNOWN[f.type_name]
-            self.uses.add(py)
-            return py
         ref = self.chosen.get(f.type_name)
+        if ref is None and f.type_name in _WELL_KNOWN and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
+            py = _WELL_KNOWN[f.type_name]
+            self.uses.add("pa" if py.startswith("pa.") else py)
+            return py
         if ref is None:
             raise GenError(f"field {f.name}: type {f.type_name} was not generated")
         return ref.py_name

@@ -25,6 +25,7 @@ from ._contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
+    declared_options,
     declared_subtypes,
     is_contract,
     iter_message_types,
@@ -72,11 +73,15 @@ def _bare_list(items: Any) -> ContractError:
 class Codec:
     """The encode/decode pair of one contract class in one model."""
 
-    __slots__ = ("_info", "_model", "_source", "_source_fn", "cls", "decode", "encode", "generated")
+    __slots__ = (
+        "_info", "_model", "_source", "_source_fn", "cls", "decode", "deterministic", "encode",
+        "generated",
+    )  # fmt: skip
 
-    def __init__(self, model: TypeModel, cls: type) -> None:
+    def __init__(self, model: TypeModel, cls: type, *, deterministic: bool = False) -> None:
         self._model = model
         self.cls = cls
+        self.deterministic = deterministic  # map entries sorted by key
         self._source: str | None = None
         self._source_fn: Callable[[], str] | None = None  # ahead-of-time codecs: read on demand
         self.generated: _codegen.GeneratedSource | None = None
@@ -132,6 +137,7 @@ class TypeModel:
             raise ValueError("max_depth must be at least 1")
         self.max_depth = max_depth
         self._codecs: dict[type, Codec] = {}
+        self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
         self._list_wrappers: dict[Any, type] = {}
@@ -146,6 +152,9 @@ class TypeModel:
             parent_of=self._parent_of,
             chain_of=self._chain,
             children_of=self._children_of,
+        )
+        self._det_context = dataclasses.replace(
+            self._context, codec_for=self._det_codec, deterministic=True
         )
 
     # -- registration and compilation ---------------------------------------
@@ -228,6 +237,9 @@ class TypeModel:
         with self._lock:
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
+                    self._reset(codec)
+            for cls, codec in list(self._det_codecs.items()):  # deterministic encoders too
+                if issubclass(cls, base) or issubclass(base, cls):
                     self._reset(codec)
 
     def _reset(self, codec: Codec) -> None:
@@ -312,8 +324,20 @@ class TypeModel:
                     codec = self._codecs[cls] = Codec(self, cls)
         return codec
 
+    def _det_codec(self, cls: type) -> Codec:
+        """The codec that writes map entries in key order (its decoder is never used)."""
+        codec = self._det_codecs.get(cls)
+        if codec is None:
+            with self._lock:
+                codec = self._det_codecs.get(cls)
+                if codec is None:
+                    codec = self._det_codecs[cls] = Codec(self, cls, deterministic=True)
+        return codec
+
     def _install(self, codec: Codec) -> None:
         """Generate and compile ``codec``'s functions unless done already (thread-safe)."""
+        if codec.deterministic:
+            return self._install_deterministic(codec)
         if codec.compiled:
             return
         with self._lock:
@@ -333,6 +357,29 @@ class TypeModel:
             codec.generated = generated
             codec.encode = functions[f"encode_{stem}"]
             codec.decode = functions[f"decode_{stem}"]
+            codec.source = generated.source
+
+    def _install_deterministic(self, codec: Codec) -> None:
+        """The encoder that sorts map entries: always the generated Python one (a separate
+        method, so that nothing installed after ordinary codecs replaces it)."""
+        if codec.compiled:
+            return
+        with self._lock:
+            if codec.compiled:
+                return
+            info = resolve(codec.cls, final=True)
+            generated = _codegen.codec_source(info, self._det_context)
+            functions = _compiler.compile_functions(
+                generated.source,
+                dict(generated.namespace),
+                [f"encode_{generated.stem}", f"decode_{generated.stem}"],
+                qualname=codec.cls.__qualname__,
+                module=codec.cls.__module__,
+            )
+            codec._info = info
+            codec.generated = generated
+            codec.encode = functions[f"encode_{generated.stem}"]
+            codec.decode = functions[f"decode_{generated.stem}"]
             codec.source = generated.source
 
     def add_surrogate(
@@ -437,8 +484,14 @@ class TypeModel:
 
     # -- operations ----------------------------------------------------------
 
-    def serialize(self, obj: Any, *, type: Any = None) -> bytes:
-        """Encode ``obj`` (or a list with ``type=list[T]``) to bytes."""
+    def serialize(self, obj: Any, *, type: Any = None, deterministic: bool = False) -> bytes:
+        """Encode ``obj`` (or a list with ``type=list[T]``) to bytes.
+
+        ``deterministic=True`` writes map entries sorted by key, the bytes upb's
+        ``SerializeToString(deterministic=True)`` writes (for hashing, signing, caching).
+        """
+        if deterministic:
+            return self._serialize_deterministic(obj, type)
         if type is not None and _is_list_type(type):
             codec = self._list_codec(type)
         else:
@@ -455,6 +508,41 @@ class TypeModel:
             raise
         except _ENCODE_FAILURES as exc:
             raise self._explain(obj, exc) from None
+
+    def _serialize_deterministic(self, obj: Any, type: Any) -> bytes:
+        codec: Any
+        if type is not None and _is_list_type(type):
+            (item,) = typing.get_args(type)
+            sur = surrogate_for(item)
+            if is_contract(item):
+                codec = _MessageList(self._det_ready(item), self.max_depth)
+            elif sur is not None:
+                codec = _MessageList(self._det_surrogate(item), self.max_depth)
+            else:
+                codec = self._list_codec(type)  # scalars: no maps, nothing to order
+        elif surrogate_for(obj.__class__) is not None:
+            codec = self._det_surrogate(obj.__class__)
+        else:
+            codec = self._det_ready(obj.__class__)
+        try:
+            return codec.encode(obj)  # type: ignore[no-any-return]
+        except (EncodeError, ContractError):
+            raise
+        except _ENCODE_FAILURES as exc:
+            raise self._explain(obj, exc) from None
+
+    def _det_ready(self, cls: type) -> Codec:
+        if not is_contract(cls):
+            self._compiled_codec(cls)  # the clear error for a class that is not a contract
+        codec = self._det_codec(cls)
+        self._install(codec)
+        return codec
+
+    def _det_surrogate(self, cls: type) -> Any:
+        sur = surrogate_for(cls)
+        assert sur is not None
+        inner, to = self._det_ready(sur.contract), sur.to_surrogate
+        return _Converted(lambda obj: inner.encode(to(obj)))
 
     @overload
     def deserialize(self, cls: type[T], data: Buffer) -> T: ...
@@ -474,9 +562,11 @@ class TypeModel:
         codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
         return codec.decode(buf, 0, len(buf), 0, None)
 
-    def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
+    def serialize_to(
+        self, stream: IO[bytes], obj: Any, *, type: Any = None, deterministic: bool = False
+    ) -> None:
         """Write ``obj``'s encoding to a binary stream (nothing is written on error)."""
-        stream.write(self.serialize(obj, type=type))
+        stream.write(self.serialize(obj, type=type, deterministic=deterministic))
 
     def deserialize_from(self, cls: type[T], stream: IO[bytes]) -> T:
         """Read a binary stream to its end and decode it as ``cls``."""
@@ -529,6 +619,52 @@ class TypeModel:
         """The resolved contract of ``cls`` (fields in tag order)."""
         return resolve(cls, final=True)
 
+    # -- full names --------------------------------------------------------------
+
+    def full_name(self, cls: type) -> str:
+        """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        from . import _names
+
+        if not is_contract(cls):
+            raise ContractError(
+                f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
+                "@proto_contract"
+            )
+        options = declared_options(cls)
+        package = _names.package_of(cls, options.package)
+        return _names.full_name(options.name or cls.__name__, package)
+
+    def find(self, full_name: str) -> type | None:
+        """The contract class whose full name is ``full_name`` (``None`` when none is).
+
+        Classes this model has seen come first; two other classes answering to
+        the name are a :class:`ContractError` (give one a ``package=`` or ``name=``).
+        """
+        from . import _names
+
+        if full_name.startswith("google.protobuf."):
+            from . import _wkt  # noqa: F401  (the well-known types load on first use)
+        found = [c for c in _names.lookup(full_name) if is_contract(c)]
+        if len(found) > 1:
+            mine = [c for c in found if c in self._codecs or c in self._added]
+            found = mine if mine else found
+        if len(found) > 1:
+            names = ", ".join(f"{c.__module__}.{c.__qualname__}" for c in found)
+            raise ContractError(
+                f"{len(found)} contracts are named {full_name!r} ({names}): give them "
+                "packages (proto_contract(package=...)) or distinct name=s"
+            )
+        return found[0] if found else None
+
+    def schema_files(
+        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
+    ) -> dict[str, str]:
+        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
+        contracts of several packages (:meth:`schema` writes one file for one package)."""
+        from ._schema import schema_files
+
+        return schema_files(self, cls, syntax=syntax, package=package)
+
 
 
 #: every model, so that a subtype declared late can reset its base's codecs everywhere
@@ -572,6 +708,15 @@ class _WrappedList:
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:
         return self.wrapper.decode(buf, pos, end, depth, None).items  # type: ignore[no-any-return]
+
+
+class _Converted:
+    """An encoder that converts first (a surrogate at the top level)."""
+
+    __slots__ = ("encode",)
+
+    def __init__(self, encode: Callable[[Any], bytes]) -> None:
+        self.encode = encode
 
 
 class _Items:

@@ -169,26 +169,66 @@ def _seconds_nanos_after(
 
 
 def decode_timestamp(
-    buf: bytes, pos: int, end: int, previous: datetime.datetime | None = None
+    buf: bytes,
+    pos: int,
+    end: int,
+    previous: datetime.datetime | None = None,
+    where: str = "Timestamp",
 ) -> datetime.datetime:
-    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision)."""
+    """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision,
+    like ``google.protobuf``'s ``ToDatetime``); one a datetime cannot hold is a
+    :class:`DecodeError` naming the field ``where`` and the type that holds it."""
     seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_timestamp, "Timestamp")
     if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
-        raise DecodeError(f"Timestamp out of range: seconds={seconds} nanos={nanos}", pos)
+        raise DecodeError(
+            f"{where}: Timestamp(seconds={seconds}, nanos={nanos}) does not fit a datetime "
+            "(years 1..9999, nanos 0..999999999): declare the field pa.Timestamp to keep "
+            "every value",
+            pos,
+        )
     return EPOCH + _timedelta(0, seconds, nanos // 1000)
 
 
 def decode_duration(
-    buf: bytes, pos: int, end: int, previous: datetime.timedelta | None = None
+    buf: bytes,
+    pos: int,
+    end: int,
+    previous: datetime.timedelta | None = None,
+    where: str = "Duration",
 ) -> datetime.timedelta:
-    """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision)."""
+    """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision); one a
+    timedelta cannot hold is a :class:`DecodeError` naming ``where`` and ``pa.Duration``."""
     seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_duration, "Duration")
+    hint = "declare the field pa.Duration to keep every value"
     if abs(seconds) > _MAX_DURATION or abs(nanos) > 999_999_999:
-        raise DecodeError(f"Duration out of range: seconds={seconds} nanos={nanos}", pos)
+        raise DecodeError(
+            f"{where}: Duration(seconds={seconds}, nanos={nanos}) is out of range for a "
+            f"timedelta: {hint}",
+            pos,
+        )
     try:
         return datetime.timedelta(seconds=seconds, microseconds=int(nanos / 1000))
     except OverflowError:
-        raise DecodeError(f"Duration out of range for timedelta: {seconds}s", pos) from None
+        raise DecodeError(
+            f"{where}: Duration of {seconds}s does not fit a timedelta: {hint}", pos
+        ) from None
+
+
+# upb's SerializeToString(deterministic=True) sorts map entries and, encoding back to
+# front, writes them in the reverse of that order: integer keys from the largest
+# two's-complement (unsigned 64-bit) value down; string keys by their UTF-8 bytes
+# (memcmp), a key before any key that is a prefix of it.
+
+
+def deterministic_int_key(key: int) -> int:
+    """Sort key (descending) of an integer or bool map key, upb's deterministic order."""
+    return key & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def deterministic_str_key(key: str) -> bytes:
+    """Sort key (ascending) of a string map key: 0xFF never occurs in UTF-8, so it puts
+    ``"ab"`` before its prefix ``"a"``, as upb does."""
+    return key.encode() + b"\xff"
 
 
 def group_end(

@@ -68,11 +68,12 @@ from ._contract import ContractInfo, FieldInfo, Label, ValueType
 from ._errors import ContractError
 from ._types import INT_RANGES, PACKABLE, Kind
 from ._wire import MAX_FIELD_NUMBER
+from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
 if TYPE_CHECKING:
     from ._model import TypeModel
 
-__all__ = ["SYNTAXES", "schema"]
+__all__ = ["SYNTAXES", "schema", "schema_files"]
 
 SYNTAXES = ("proto2", "proto3", "editions")
 
@@ -113,6 +114,38 @@ def schema(
     return exporter.run(roots) + render_services(exporter, services)
 
 
+def schema_files(
+    model: TypeModel,
+    cls: type | Iterable[type],
+    *,
+    syntax: str = "proto3",
+    package: str | None = None,
+) -> dict[str, str]:
+    """One ``.proto`` file per package for ``cls`` and all it reaches: ``{path: text}``.
+
+    A package ``a.b.v1`` is the file ``a/b/v1.proto``; contracts without a package
+    are in ``package``'s file or, without it, in the file of the first contract that
+    reaches them (``schema.proto`` when none has a package).  Files
+    import each other and refer to other packages' types by full name, so protoc
+    accepts them together (with the files' directory on its include path).
+    Packages that refer to each other both ways are a :class:`ContractError`:
+    ``.proto`` imports cannot be circular.
+    """
+    if syntax not in SYNTAXES:
+        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
+    if package is not None and not _PACKAGE.fullmatch(package):
+        raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
+    roots = [cls] if isinstance(cls, type) else list(cls)
+    if not roots:
+        raise ValueError("schema_files() needs at least one contract class")
+    return _Exporter(model, syntax, package).run_files(roots)
+
+
+def file_of(package: str | None) -> str:
+    """The path schema_files gives a package's file."""
+    return "/".join(package.split(".")) + ".proto" if package else "schema.proto"
+
+
 class _Message:
     """One contract, as the exporter sees it."""
 
@@ -129,10 +162,13 @@ class _Exporter:
         self.model = model
         self.syntax = syntax
         self.package = package
+        self.home: dict[type, str | None] = {}  # each message's and enum's package
+        self.file_imports: set[str] = set()  # other packages' files the rendered file uses
         self.messages: dict[type, _Message] = {}
         self.enums: dict[type, None] = {}
         self.imports: set[str] = set()
         self.names: dict[str, object] = {}  # top-level proto name -> class
+        self.full_names: dict[str, object] = {}  # the same by full name (packages differ)
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
 
@@ -147,22 +183,32 @@ class _Exporter:
         for root in roots:
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
+            if root in WELL_KNOWN_CLASSES:
+                name = WELL_KNOWN_CLASSES[root]
+                raise ContractError(
+                    f"{name} is declared by {WELL_KNOWN_FILES[name]}: import that file instead"
+                )
             self.model.info(root)  # a clear error for a class that is not a contract
         pending: list[tuple[type, bool]] = [(root, True) for root in roots]
         while pending:
             cls, as_message = pending.pop(0)
+            if cls in WELL_KNOWN_CLASSES:  # imported, never declared again
+                self.imports.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[cls]])
+                continue
             message = self.messages.get(cls)
             if message is None:
                 info = self.model.info(cls)
                 message = _Message(cls, info, self.model._own_fields(cls))
                 message.children = self.model._children_of(cls)
                 self.messages[cls] = message
-                self._name(info.name, cls, "message")
+                self._name(info.name, cls, "message", info.package)
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
                             continue
-                        if vt.kind is Kind.ENUM and vt.py_type is not None:
+                        if vt.py_type in WELL_KNOWN_CLASSES:  # NullValue, Struct, wrappers...
+                            self.imports.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[vt.py_type]])
+                        elif vt.kind is Kind.ENUM and vt.py_type is not None:
                             if vt.py_type not in self.enums:
                                 self.enums[vt.py_type] = None
                                 self._name(vt.py_type.__name__, vt.py_type, "enum")
@@ -185,15 +231,88 @@ class _Exporter:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
 
-    def _name(self, name: str, owner: object, what: str) -> None:
+    def run_files(self, roots: list[type]) -> dict[str, str]:
+        self.discover(roots)
+        default = self.package
+        for cls, message in self.messages.items():  # in the order they were reached
+            if message.info.package is not None or default is not None:
+                self.home[cls] = message.info.package or default
+            else:  # no package: it joins the first contract that reaches it
+                self.home[cls] = next(
+                    (self.home[c] for c in self.home if cls in self._reaches(c)), None
+                )
+        for enum_cls in self.enums:  # an enum lives with the first message that uses it
+            self.home[enum_cls] = next(
+                (
+                    self.home[m.cls]
+                    for m in self.messages.values()
+                    if any(vt is not None and vt.py_type is enum_cls
+                           for f in m.fields for vt in (f.key, f.value))
+                ),
+                default,
+            )  # fmt: skip
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        for a, imported in uses.items():
+            for b in imported:
+                if a in uses.get(b, set()):
+                    raise ContractError(
+                        f"the packages of {a} and {b} refer to each other, which .proto "
+                        "imports cannot: move the contracts that do into one package"
+                    )
+        return files
+
+    def _reaches(self, cls: type) -> set[type]:
+        """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
+        message = self.messages[cls]
+        found = {self._root(vt.py_type) for f in message.fields for vt in (f.key, f.value)
+                 if vt is not None and vt.is_message and vt.py_type is not None}  # fmt: skip
+        found.update(sub for _, sub in message.children)
+        link = self.model._parent_of(cls)
+        if link is not None:
+            found.add(link[0])
+        return found
+
+    def _choose_package(self) -> None:
+        """One file has one package: the contracts' (``package=``), else the argument's.
+
+        Contracts without a package join the file's; contracts of two packages, or of
+        another package than the argument names, cannot share one file.
+        """
+        packages: dict[str, type] = {}
+        for message in self.messages.values():
+            if message.info.package is not None:
+                packages.setdefault(message.info.package, message.cls)
+        if self.package is not None:
+            packages.setdefault(self.package, type(None))
+        if len(packages) > 1:
+            found = ", ".join(
+                f"{p!r} ({'the package argument' if c is type(None) else _qual(c)})"
+                for p, c in packages.items()
+            )
+            raise ContractError(
+                f"these contracts belong to different packages, which one .proto file cannot "
+                f"declare: {found}; export them with schema_files(), one file per package"
+            )
+        if packages:
+            self.package = next(iter(packages))
+
+    def _name(self, name: str, owner: object, what: str, package: str | None = None) -> None:
         if not _IDENT.fullmatch(name):
             raise ContractError(f"{_qual(owner)}: {name!r} is not a valid protobuf {what} name")
-        other = self.names.get(name)
+        key = f"{package}.{name}" if package else name  # two packages may share a name
+        other = self.full_names.get(key)
         if other is not None and other is not owner:
             raise ContractError(
                 f"{_qual(owner)} and {_qual(other)} are both named {name!r} in this schema: "
                 "give one of them another name (proto_contract(name=...))"
             )
+        self.full_names[key] = owner
         self.names[name] = owner
 
     # -- enums ----------------------------------------------------------------
@@ -248,7 +367,22 @@ class _Exporter:
 
     # -- rendering ------------------------------------------------------------
 
+    def _here(self, cls: type) -> bool:
+        """Whether ``cls`` is declared in the file being rendered (always, for one file)."""
+        return not self.home or self.home.get(cls) == self.package
+
     def _render(self) -> str:
+        if not self.home:  # one file: its package comes from the contracts
+            self._choose_package()
+        body: list[str] = []
+        for message in self.messages.values():
+            if message.as_message and self._here(message.cls):
+                body += self._message(message, 0, frozenset(), frozenset())
+                body.append("")
+        for enum_cls in self.enums:
+            if self._here(enum_cls):
+                body += self._enum(enum_cls)
+                body.append("")
         out: list[str] = []
         if self.syntax == "editions":
             out.append('edition = "2023";')
@@ -257,17 +391,29 @@ class _Exporter:
         out.append("")
         if self.package:
             out += [f"package {self.package};", ""]
-        if self.imports:
-            out += [f'import "{path}";' for path in sorted(self.imports)]
+        imports = self._imports() | self.file_imports
+        if imports:
+            out += [f'import "{path}";' for path in sorted(imports)]
             out.append("")
+        return "\n".join(out + body).rstrip("\n") + "\n"
+
+    def _imports(self) -> set[str]:
+        """The well-known files the rendered file's fields use."""
+        if not self.home:
+            return self.imports
+        found: set[str] = set()
         for message in self.messages.values():
-            if message.as_message:
-                out += self._message(message, 0, frozenset(), frozenset())
-                out.append("")
-        for enum_cls in self.enums:
-            out += self._enum(enum_cls)
-            out.append("")
-        return "\n".join(out).rstrip("\n") + "\n"
+            if not self._here(message.cls):
+                continue
+            for f in message.fields:
+                for vt in (f.key, f.value):
+                    if vt is None:
+                        continue
+                    if vt.py_type in WELL_KNOWN_CLASSES:
+                        found.add(WELL_KNOWN_FILES[WELL_KNOWN_CLASSES[vt.py_type]])
+                    elif vt.kind in _WELL_KNOWN:
+                        found.add(_WELL_KNOWN[vt.kind])
+        return found
 
     def _enum(self, enum_cls: type) -> list[str]:
         lines = [f"enum {enum_cls.__name__} {{"]
@@ -320,7 +466,8 @@ class _Exporter:
             lines.append(f"{pad}oneof {oneof} {{")
             for tag, sub in message.children:
                 name = self.model.info(sub).name
-                lines.append(f"{pad}{_INDENT}{self._ref(name, shadow)} {name} = {tag};")
+                ref = self._declared_ref(sub, name, shadow)
+                lines.append(f"{pad}{_INDENT}{ref} {name} = {tag};")
             lines.append(f"{pad}}}")
         done: set[str] = set()
         for f in message.fields:
@@ -527,17 +674,30 @@ class _Exporter:
 
     def _type(self, vt: ValueType, shadow: frozenset[str]) -> str:
         kind = vt.kind
+        if vt.py_type in WELL_KNOWN_CLASSES:
+            name = WELL_KNOWN_CLASSES[vt.py_type]
+            # a package of the user's own under "google" would hide the real one
+            return f".{name}" if (self.package or "").split(".")[0] == "google" else name
         if kind in (Kind.MESSAGE, Kind.ENUM):
             assert vt.py_type is not None
             if kind is Kind.MESSAGE:
                 # a hierarchy travels as its root's message, whichever class the field names
-                return self._ref(self.model.info(self._root(vt.py_type)).name, shadow)
-            return self._ref(vt.py_type.__name__, shadow)
+                root = self._root(vt.py_type)
+                return self._declared_ref(root, self.model.info(root).name, shadow)
+            return self._declared_ref(vt.py_type, vt.py_type.__name__, shadow)
         return str(kind.value)
 
     def _root(self, cls: type) -> type:
         """The root of ``cls``'s hierarchy (``cls`` itself outside one)."""
         return self.model._chain(cls)[-1]
+
+    def _declared_ref(self, cls: type, name: str, shadow: frozenset[str]) -> str:
+        """A reference to ``cls``, by full name (and imported) when another file has it."""
+        if self._here(cls):
+            return self._ref(name, shadow)
+        package = self.home.get(cls)
+        self.file_imports.add(file_of(package))
+        return f".{package}.{name}" if package else f".{name}"
 
     def _ref(self, name: str, shadow: frozenset[str]) -> str:
         """A reference to the top-level ``name``, qualified where a group type hides it."""

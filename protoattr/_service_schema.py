@@ -25,11 +25,11 @@ _INDENT = "  "
 def contract_package(model: TypeModel, cls: type, default: str | None) -> str | None:
     """The protobuf package of contract ``cls``, exported in a file of package ``default``.
 
-    Contracts have no package of their own yet, so this is ``default``.  When
-    ``@proto_contract(package=...)`` exists, it answers here, and every export
-    (schema text, descriptors, reflection) follows.
+    A contract's own package (``@proto_contract(package=...)`` or its module's
+    ``__protobuf_package__``) wins; a contract without one is exported in the
+    file's package.  Every export (schema text, descriptors, reflection) asks here.
     """
-    return default
+    return model.info(cls).package or default
 
 
 def full_name(model: TypeModel, cls: type, default_package: str | None) -> str:

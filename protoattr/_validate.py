@@ -86,7 +86,11 @@ def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
         if vt.encode_with is None or kind is not Kind.MESSAGE:
             return None
-        x = vt.encode_with(x)
+    if vt.encode_with is not None and kind is Kind.MESSAGE:  # surrogates, well-known types
+        try:
+            x = vt.encode_with(x)
+        except (TypeError, ValueError, OverflowError) as exc:
+            return f"{where}: {exc}"
     if kind is Kind.ENUM:
         assert vt.py_type is not None
         if isinstance(x, vt.py_type):

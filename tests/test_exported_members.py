@@ -6,6 +6,15 @@ import protoattr as pa
 
 EXPECTED = {
     "CallContext",
+    "Any",
+    "Duration",
+    "Empty",
+    "FieldMask",
+    "JsonValue",
+    "ListValue",
+    "NullValue",
+    "Struct",
+    "Timestamp",
     "ContractError",
     "DecodeError",
     "EncodeError",
@@ -45,6 +54,7 @@ EXPECTED = {
     "sint64",
     "uint32",
     "uint64",
+    "wrappers",
 }
 
 

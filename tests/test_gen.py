@@ -257,7 +257,8 @@ def _struct() -> struct_pb2.Struct:
 
 WKT_VALUES = [
     ("struct", "Struct", _struct()),
-    ("any", "Any", any_pb2.Any(type_url="type.googleapis.com/x.Y", value=b"\x08\x01")),
+    # generated from any.proto itself, Any is Any_: it must not shadow typing.Any
+    ("any", "Any_", any_pb2.Any(type_url="type.googleapis.com/x.Y", value=b"\x08\x01")),
     ("wrappers", "Int64Value", wrappers_pb2.Int64Value(value=-5)),
     ("wrappers", "BytesValue", wrappers_pb2.BytesValue(value=b"\x00")),
     ("field_mask", "FieldMask", field_mask_pb2.FieldMask(paths=["a.b", "c"])),
@@ -265,7 +266,7 @@ WKT_VALUES = [
     ("duration", "Duration", duration_pb2.Duration(seconds=3, nanos=-1)),
     (
         "type",
-        "Type",
+        "Type_",  # typing.Type
         type_pb2.Type(
             name="T",
             fields=[type_pb2.Field(kind=type_pb2.Field.TYPE_STRING, name="f", number=1)],

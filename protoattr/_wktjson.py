@@ -1,0 +1,547 @@
+"""The canonical-JSON forms of the well-known types, registered with :mod:`._jsonforms`.
+
+Each form is a pair ``to_json(value, ctx)`` / ``from_json(json_value, path, ctx)``
+keyed by the Python type a field holds: ``pa.Timestamp``, ``pa.Duration``,
+``pa.FieldMask``, ``pa.Any``, ``dict`` (``pa.Struct``), ``object``
+(``pa.JsonValue``), ``list`` (``pa.ListValue``), ``pa.NullValue`` and the nine
+wrapper contracts (which hold the bare value).  The rules are
+``google.protobuf.json_format``'s; where it accepts sloppier input (``int()``'s
+underscores and spaces in a Duration, one-digit months in a Timestamp) these
+forms are stricter, never looser.
+
+Values that have no JSON form (a Timestamp outside 0001..9999, ``NaN`` in a
+``Value``) are :class:`EncodeError`; bad JSON is a :class:`DecodeError` whose
+message starts with the JSON path.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+import math
+import re
+import struct
+import typing
+from collections.abc import Callable
+
+from . import _jsonforms, _wkt
+from ._errors import DecodeError, EncodeError
+from ._jsonforms import JsonContext
+from ._types import INT_RANGES, Kind
+
+__all__ = ["duration_text", "register_all", "timestamp_text"]
+
+#: 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the epoch
+TS_MIN, TS_MAX = -62135596800, 253402300799
+DURATION_MAX = 315576000000
+_NANOS = 1_000_000_000
+_EPOCH = datetime.datetime(1970, 1, 1)
+
+
+# -- Timestamp -----------------------------------------------------------------------
+
+
+def _fraction(nanos: int) -> str:
+    """0, 3, 6 or 9 fractional digits, as few as the value needs."""
+    if nanos == 0:
+        return ""
+    if nanos % 1_000_000 == 0:
+        return f".{nanos // 1_000_000:03d}"
+    if nanos % 1000 == 0:
+        return f".{nanos // 1000:06d}"
+    return f".{nanos:09d}"
+
+
+def timestamp_text(ts: typing.Any) -> str:
+    """RFC 3339 in UTC with ``Z`` (``ValueError`` outside 0001..9999 or bad nanos)."""
+    seconds, nanos = ts.seconds, ts.nanos
+    if not TS_MIN <= seconds <= TS_MAX or not 0 <= nanos < _NANOS:
+        raise ValueError(
+            f"Timestamp(seconds={seconds}, nanos={nanos}) is outside 0001-01-01..9999-12-31 "
+            "(or nanos outside 0..999999999), which RFC 3339 cannot write"
+        )
+    when = _EPOCH + datetime.timedelta(seconds=seconds)
+    return (
+        f"{when.year:04d}-{when.month:02d}-{when.day:02d}T"
+        f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}{_fraction(nanos)}Z"
+    )
+
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})"
+)
+
+
+def parse_timestamp(value: typing.Any, path: str) -> _wkt.Timestamp:
+    if not isinstance(value, str):
+        raise DecodeError(f"{path}: a Timestamp is an RFC 3339 string, not {_kind(value)}")
+    m = _RFC3339.fullmatch(value)
+    if m is None:
+        raise DecodeError(
+            f"{path}: {value[:40]!r} is not an RFC 3339 timestamp like '1972-01-01T10:00:20.021Z'"
+        )
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    try:
+        when = datetime.datetime(year, month, day, hour, minute, second)
+    except ValueError as exc:
+        raise DecodeError(f"{path}: {value[:40]!r}: {exc}") from None
+    delta = when - _EPOCH
+    seconds = delta.days * 86400 + delta.seconds
+    zone = m.group(8)
+    if zone != "Z":
+        offset = (int(zone[1:3]) * 60 + int(zone[4:6])) * 60
+        seconds += -offset if zone[0] == "+" else offset
+    nanos = int((m.group(7) or "").ljust(9, "0"))
+    if not TS_MIN <= seconds <= TS_MAX:
+        raise DecodeError(f"{path}: {value[:40]!r} is outside 0001-01-01..9999-12-31 (UTC)")
+    return _wkt.Timestamp(seconds, nanos)
+
+
+# -- Duration ------------------------------------------------------------------------
+
+
+def duration_text(d: typing.Any) -> str:
+    """``"1.000340012s"``-style text (``ValueError`` outside ±315,576,000,000 s)."""
+    seconds, nanos = d.seconds, d.nanos
+    if (
+        abs(seconds) > DURATION_MAX
+        or abs(nanos) >= _NANOS
+        or (seconds < 0 < nanos)
+        or (nanos < 0 < seconds)
+    ):
+        raise ValueError(
+            f"Duration(seconds={seconds}, nanos={nanos}) is outside ±{DURATION_MAX} s "
+            "or its seconds and nanos differ in sign"
+        )
+    sign = "-" if seconds < 0 or nanos < 0 else ""
+    return f"{sign}{abs(seconds)}{_fraction(abs(nanos))}s"
+
+
+_DURATION = re.compile(r"(-)?(\d+)(?:\.(\d{1,9}))?s")
+
+
+def parse_duration(value: typing.Any, path: str) -> _wkt.Duration:
+    if not isinstance(value, str):
+        raise DecodeError(f"{path}: a Duration is a string like '1.5s', not {_kind(value)}")
+    m = _DURATION.fullmatch(value)
+    if m is None:
+        raise DecodeError(f"{path}: {value[:40]!r} is not a duration like '-1.000340012s'")
+    seconds = int(m.group(2))
+    nanos = int((m.group(3) or "").ljust(9, "0"))
+    if seconds > DURATION_MAX:
+        raise DecodeError(f"{path}: {value[:40]!r} is outside ±{DURATION_MAX} s")
+    if m.group(1):
+        seconds, nanos = -seconds, -nanos
+    return _wkt.Duration(seconds, nanos)
+
+
+# -- FieldMask -----------------------------------------------------------------------
+
+
+def _camel(path: str) -> str:
+    out: list[str] = []
+    after_underscore = False
+    for c in path:
+        if c.isupper():
+            raise ValueError(
+                f"FieldMask path {path!r} has an uppercase letter (paths are snake_case)"
+            )
+        if after_underscore:
+            if not c.islower():
+                raise ValueError(
+                    f"FieldMask path {path!r}: a '_' must be followed by a lowercase letter"
+                )
+            out.append(c.upper())
+            after_underscore = False
+        elif c == "_":
+            after_underscore = True
+        else:
+            out.append(c)
+    if after_underscore:
+        raise ValueError(f"FieldMask path {path!r} ends with '_'")
+    return "".join(out)
+
+
+def _snake(path: str, where: str) -> str:
+    out: list[str] = []
+    for c in path:
+        if c == "_":
+            raise DecodeError(f"{where}: FieldMask path {path!r} must be lowerCamel, without '_'")
+        if c.isupper():
+            out += ["_", c.lower()]
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def field_mask_to_json(value: typing.Any, ctx: JsonContext) -> str:
+    try:
+        return ",".join(_camel(p) for p in value.paths)
+    except ValueError as exc:
+        raise EncodeError(str(exc)) from None
+
+
+def field_mask_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.FieldMask:
+    if not isinstance(value, str):
+        raise DecodeError(f"{path}: a FieldMask is a string like 'a.b,cD', not {_kind(value)}")
+    if not value:
+        return _wkt.FieldMask()
+    return _wkt.FieldMask(tuple(_snake(p, path) for p in value.split(",")))
+
+
+# -- Struct, Value, ListValue, NullValue ---------------------------------------------
+
+
+def value_to_json(x: typing.Any, ctx: JsonContext | None = None) -> typing.Any:
+    """A JSON value as it prints: numbers are doubles, dicts and lists are walked."""
+    if x is None or x is True or x is False or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        f = float(x)
+        if not math.isfinite(f):
+            raise EncodeError(
+                f"{x!r} in a google.protobuf.Value has no JSON form (it would "
+                "read back as a string)"
+            )
+        return f
+    if isinstance(x, dict):
+        return struct_to_json(x)
+    if isinstance(x, (list, tuple)):
+        return [value_to_json(v) for v in x]
+    raise EncodeError(f"{type(x).__name__} {x!r} is not a JSON value")
+
+
+def struct_to_json(d: typing.Any, ctx: JsonContext | None = None) -> dict[str, typing.Any]:
+    if not isinstance(d, dict):
+        raise EncodeError(f"a google.protobuf.Struct is a dict, not {type(d).__name__}")
+    out = {}
+    for k, v in d.items():
+        if not isinstance(k, str):
+            raise EncodeError(f"Struct keys are strings, not {type(k).__name__} {k!r}")
+        out[k] = value_to_json(v)
+    return out
+
+
+def list_to_json(items: typing.Any, ctx: JsonContext | None = None) -> list[typing.Any]:
+    if not isinstance(items, (list, tuple)):
+        raise EncodeError(f"a google.protobuf.ListValue is a list, not {type(items).__name__}")
+    return [value_to_json(v) for v in items]
+
+
+def value_from_json(value: typing.Any, path: str, ctx: JsonContext | None = None) -> typing.Any:
+    """The Python value a ``Value`` holds after reading ``value`` (numbers become floats)."""
+    if value is None or value is True or value is False or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        f = float(value)
+        if not math.isfinite(f):
+            raise DecodeError(f"{path}: {value!r} is not a finite number")
+        return f
+    if isinstance(value, dict):
+        return struct_from_json(value, path)
+    if isinstance(value, list):
+        return list_from_json(value, path)
+    raise DecodeError(f"{path}: {_kind(value)} is not a JSON value")
+
+
+def struct_from_json(
+    value: typing.Any, path: str, ctx: JsonContext | None = None
+) -> dict[str, typing.Any]:
+    if not isinstance(value, dict):
+        raise DecodeError(f"{path}: a google.protobuf.Struct is a JSON object, not {_kind(value)}")
+    return {k: value_from_json(v, f"{path}.{k}") for k, v in value.items()}
+
+
+def list_from_json(
+    value: typing.Any, path: str, ctx: JsonContext | None = None
+) -> list[typing.Any]:
+    if not isinstance(value, list):
+        raise DecodeError(
+            f"{path}: a google.protobuf.ListValue is a JSON array, not {_kind(value)}"
+        )
+    return [value_from_json(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+def null_to_json(value: typing.Any, ctx: JsonContext) -> None:
+    return None
+
+
+def null_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.NullValue:
+    if value is None or value == "NULL_VALUE" or (type(value) is int and value == 0):
+        return _wkt.NullValue.NULL_VALUE
+    raise DecodeError(f"{path}: google.protobuf.NullValue is null, not {_kind(value)}")
+
+
+# -- wrappers ------------------------------------------------------------------------
+
+
+def _float32(x: float) -> float:
+    return typing.cast(float, struct.unpack("<f", struct.pack("<f", x))[0])
+
+
+def shortest_float32(x: float) -> float:
+    """The shortest decimal that reads back as the same 32-bit float (json_format's rule)."""
+    original = _float32(x)
+    precision = 6
+    rounded = float(f"{original:.{precision}g}")
+    while _float32(rounded) != original:
+        precision += 1
+        rounded = float(f"{original:.{precision}g}")
+    return rounded
+
+
+def _float_to_json(x: float, f32: bool) -> typing.Any:
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    return shortest_float32(x) if f32 else float(x)
+
+
+def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
+    if isinstance(value, bool):
+        raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
+    if isinstance(value, str):
+        special = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+        if value in special:
+            return special[value]
+        try:
+            result = float(value)
+        except ValueError:
+            raise DecodeError(f"{path}: {value[:40]!r} is not a number") from None
+        if not math.isfinite(result):
+            raise DecodeError(f'{path}: write {value!r} as "NaN", "Infinity" or "-Infinity"')
+    elif isinstance(value, (int, float)):
+        result = float(value)
+    else:
+        raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
+    if f32 and math.isfinite(result):
+        if abs(result) > 3.4028234663852886e38:
+            raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
+        return _float32(result)  # what the wire keeps, so JSON and binary agree
+    return result
+
+
+def _int_from_json(value: typing.Any, path: str, kind: Kind) -> int:
+    if isinstance(value, bool):
+        raise DecodeError(f"{path}: expected an integer, got {_kind(value)}")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise DecodeError(f"{path}: {value!r} is not an integer")
+        result = int(value)
+    elif isinstance(value, int):
+        result = value
+    elif isinstance(value, str):
+        if not re.fullmatch(r"-?\d+", value):
+            raise DecodeError(f"{path}: {value[:40]!r} is not an integer")
+        result = int(value)
+    else:
+        raise DecodeError(f"{path}: expected an integer, got {_kind(value)}")
+    lo, hi = INT_RANGES[kind]
+    if not lo <= result <= hi:
+        raise DecodeError(f"{path}: {result} does not fit {kind.value}")
+    return result
+
+
+def bytes_from_json(value: typing.Any, path: str) -> bytes:
+    if not isinstance(value, str):
+        raise DecodeError(f"{path}: bytes are a base64 string, not {_kind(value)}")
+    text = value.replace("-", "+").replace("_", "/")
+    text += "=" * (-len(text) % 4)
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise DecodeError(f"{path}: {value[:40]!r} is not base64") from None
+
+
+_WRAPPER_KINDS = {
+    "DoubleValue": Kind.DOUBLE,
+    "FloatValue": Kind.FLOAT,
+    "Int64Value": Kind.INT64,
+    "UInt64Value": Kind.UINT64,
+    "Int32Value": Kind.INT32,
+    "UInt32Value": Kind.UINT32,
+    "BoolValue": Kind.BOOL,
+    "StringValue": Kind.STRING,
+    "BytesValue": Kind.BYTES,
+}
+
+
+def _unwrap(value: typing.Any) -> typing.Any:
+    """A wrapper's bare value (an Any payload arrives as the wrapper message)."""
+    return value.value if type(value) in _wkt.WRAPPER_CLASSES else value
+
+
+def wrapper_form(name: str) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
+    kind = _WRAPPER_KINDS[name]
+
+    def to_json(value: typing.Any, ctx: JsonContext) -> typing.Any:
+        value = _unwrap(value)
+        if value is None:
+            return None
+        if kind in (Kind.DOUBLE, Kind.FLOAT):
+            return _float_to_json(value, kind is Kind.FLOAT)
+        if kind in (Kind.INT64, Kind.UINT64):
+            return str(value)
+        if kind is Kind.BYTES:
+            return base64.b64encode(value).decode("ascii")
+        return value
+
+    def from_json(value: typing.Any, path: str, ctx: JsonContext) -> typing.Any:
+        if value is None:
+            return None
+        if kind in (Kind.DOUBLE, Kind.FLOAT):
+            return _float_from_json(value, path, kind is Kind.FLOAT)
+        if kind in INT_RANGES:
+            return _int_from_json(value, path, kind)
+        if kind is Kind.BOOL:
+            if value is True or value is False:
+                return value
+            raise DecodeError(f"{path}: expected true or false, got {_kind(value)}")
+        if kind is Kind.STRING:
+            if isinstance(value, str):
+                return value
+            raise DecodeError(f"{path}: expected a string, got {_kind(value)}")
+        return bytes_from_json(value, path)
+
+    return to_json, from_json
+
+
+# -- Any -----------------------------------------------------------------------------
+
+#: payload contract -> (message -> JSON, (JSON, path, ctx) -> message): the types whose
+#: JSON inside an Any is ``{"@type": ..., "value": <their special form>}``
+_PAYLOADS: dict[type, tuple[Callable[..., typing.Any], Callable[..., typing.Any]]] = {}
+
+
+def any_to_json(value: typing.Any, ctx: JsonContext) -> typing.Any:
+    if not value.type_url and not value.value:
+        return {}
+    name = value.type_name
+    cls = ctx.model.find(name)
+    if cls is None:
+        raise EncodeError(
+            f"Any: no contract is named {name!r} (from {value.type_url!r}), so its JSON form "
+            "cannot be written: import the module declaring it"
+        )
+    message = ctx.model.deserialize(cls, value.value)
+    payload = _PAYLOADS.get(cls)
+    if payload is not None:
+        return {"@type": value.type_url, "value": payload[0](message, ctx)}
+    body = ctx.message_to_json(message)
+    return {"@type": value.type_url, **body}
+
+
+def any_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.Any:
+    if not isinstance(value, dict):
+        raise DecodeError(f"{path}: a google.protobuf.Any is a JSON object, not {_kind(value)}")
+    if not value:
+        return _wkt.Any()
+    url = value.get("@type")
+    if url is None:
+        raise DecodeError(f"{path}: @type is missing in a google.protobuf.Any")
+    if not isinstance(url, str):
+        raise DecodeError(f"{path}.@type: expected a type URL string, got {_kind(url)}")
+    name = url.rpartition("/")[2]
+    cls = ctx.model.find(name)
+    if cls is None:
+        raise DecodeError(f"{path}.@type: no contract is named {name!r} (from {url!r})")
+    payload = _PAYLOADS.get(cls)
+    if payload is not None:
+        extra = sorted(set(value) - {"@type", "value"})
+        if extra:
+            raise DecodeError(f"{path}: unexpected {extra[0]!r} beside @type and value")
+        if "value" not in value:
+            raise DecodeError(f"{path}: a {name} inside an Any needs its 'value'")
+        message = payload[1](value["value"], f"{path}.value", ctx)
+    else:
+        body = {k: v for k, v in value.items() if k != "@type"}
+        message = ctx.message_from_json(cls, body, path)
+    return _wkt.Any(url, ctx.model.serialize(message))
+
+
+# -- registration --------------------------------------------------------------------
+
+
+def _kind(value: typing.Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    for t, text in names.items():
+        if isinstance(value, t):
+            return f"{text} {str(value)[:40]}" if t is str else text
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return type(value).__name__
+
+
+def _text_form(
+    write: Callable[[typing.Any], str],
+    read: Callable[[typing.Any, str], typing.Any],
+) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
+    def to_json(value: typing.Any, ctx: JsonContext) -> str:
+        try:
+            return write(value)
+        except ValueError as exc:
+            raise EncodeError(str(exc)) from None
+
+    def from_json(value: typing.Any, path: str, ctx: JsonContext) -> typing.Any:
+        return read(value, path)
+
+    return to_json, from_json
+
+
+def register_all() -> None:
+    """Register every well-known form (the JSON codec imports this module)."""
+    ts = _text_form(timestamp_text, parse_timestamp)
+    dur = _text_form(duration_text, parse_duration)
+    forms: dict[type, tuple[_jsonforms.ToJson, _jsonforms.FromJson]] = {
+        _wkt.Timestamp: ts,
+        _wkt.Duration: dur,
+        _wkt.FieldMask: (field_mask_to_json, field_mask_from_json),
+        _wkt.Any: (any_to_json, any_from_json),
+        dict: (struct_to_json, struct_from_json),
+        object: (value_to_json, value_from_json),
+        list: (list_to_json, list_from_json),
+        _wkt.NullValue: (null_to_json, null_from_json),
+    }
+    for name, (contract, _) in _wkt.WRAPPERS.items():
+        forms[contract] = wrapper_form(name)
+        to_json, from_json = forms[contract]
+        _PAYLOADS[contract] = (to_json, _rewrap(contract, from_json))
+    for cls, (to_json, from_json) in forms.items():
+        _jsonforms.register(cls, to_json, from_json)
+    _PAYLOADS.update(
+        {
+            _wkt.Timestamp: ts,
+            _wkt.Duration: dur,
+            _wkt.FieldMask: (field_mask_to_json, field_mask_from_json),
+            _wkt.Any: (any_to_json, any_from_json),
+            _wkt.StructMessage: (
+                lambda m, ctx: struct_to_json(_wkt.from_struct(m)),
+                lambda v, p, ctx: _wkt.to_struct(struct_from_json(v, p)),
+            ),
+            _wkt.ValueMessage: (
+                lambda m, ctx: value_to_json(_wkt.from_value(m)),
+                lambda v, p, ctx: _wkt.to_value(value_from_json(v, p)),
+            ),
+            _wkt.ListValueMessage: (
+                lambda m, ctx: list_to_json(_wkt.from_list_value(m)),
+                lambda v, p, ctx: _wkt.to_list_value(list_from_json(v, p)),
+            ),
+        }
+    )
+
+
+def _rewrap(contract: type, from_json: _jsonforms.FromJson) -> _jsonforms.FromJson:
+    def read(value: typing.Any, path: str, ctx: JsonContext) -> typing.Any:
+        bare = from_json(value, path, ctx)
+        if bare is None:
+            raise DecodeError(f"{path}: a wrapper inside an Any needs a value, not null")
+        return contract(bare)
+
+    return read
+
+
+register_all()
