@@ -100,7 +100,8 @@ class ProtoattrReference(griffe.Extension):
         model = pkg["TypeModel"]
         model = model.final_target if isinstance(model, griffe.Alias) else model
         for name, member in list(pkg.members.items()):
-            if isinstance(member, griffe.Attribute) and str(member.value) == f"default_model.{name}":
+            bound = str(getattr(member, "value", "")) == f"default_model.{name}"
+            if isinstance(member, griffe.Attribute) and bound:
                 method = model.members[name]
                 assert isinstance(method, griffe.Function), name
                 pkg.set_member(name, _as_function(method, name, pkg))
