@@ -37,7 +37,8 @@ def test_the_licence_is_mit_in_the_file_and_the_metadata() -> None:
 
 def test_the_installed_metadata_carries_the_licence() -> None:
     meta = importlib.metadata.metadata("protoattr")
-    assert meta["License-Expression"] == "MIT"
+    stale = "installed before pyproject.toml declared the licence: pip install -e . again"
+    assert meta["License-Expression"] == "MIT", stale
     assert "LICENSE" in (meta.get_all("License-File") or [])
 
 
