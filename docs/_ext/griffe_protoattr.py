@@ -102,9 +102,9 @@ class ProtoattrReference(griffe.Extension):
         for name, member in list(pkg.members.items()):
             bound = str(getattr(member, "value", "")) == f"default_model.{name}"
             if isinstance(member, griffe.Attribute) and bound:
-                method = model.members[name]
-                assert isinstance(method, griffe.Function), name
-                pkg.set_member(name, _as_function(method, name, pkg))
+                method = model.members.get(name)
+                if isinstance(method, griffe.Function):  # not a property or an attribute
+                    pkg.set_member(name, _as_function(method, name, pkg))
 
         targets = dict(EXTRA_TARGETS)
         for name, member in pkg.members.items():
