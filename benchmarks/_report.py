@@ -11,10 +11,10 @@ from benchmarks.peers import BASELINE
 OPS = ("serialize", "deserialize", "roundtrip")
 OP_TITLES = {"serialize": "serialize", "deserialize": "deserialize", "roundtrip": "round trip"}
 WORKLOAD_TITLES = {
-    "book": "book (seed 002): one Book",
-    "tasks": "tasks (seed 000): list of 2 Tasks",
-    "boilers": "boilers (seed 001): AllBoilers, 7,000 Boilers",
-    "dns": "dns (seed 004): DnsResponse, 5,000 DnsRecords",
+    "book": "book: one Book",
+    "tasks": "tasks: protobuf-net's Task list, 2 Tasks",
+    "boilers": "boilers: AllBoilers, 7,000 boiler records",
+    "dns": "dns: DnsResponse, 5,000 DNS records with proto2 defaults",
 }
 
 

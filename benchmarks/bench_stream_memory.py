@@ -1,7 +1,7 @@
 """Memory of a streamed read: ``deserialize_items`` over a ~200 MB file stays small.
 
 ``python -m benchmarks.bench_stream_memory`` (or ``python benchmarks/bench_stream_memory.py``)
-writes 1,000,000 ``Boiler`` records (seed 001's message, ~200 bytes each) with
+writes 1,000,000 ``Boiler`` records (the boiler article's message, ~200 bytes each) with
 ``serialize_items`` to a temporary file, then reads them back with
 ``deserialize_items``, each phase in a fresh subprocess so its numbers are its
 own:

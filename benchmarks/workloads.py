@@ -7,12 +7,12 @@ back to the user's dataclass.  The fields are declared with protoattr's
 peer these are plain dataclasses.  Only ``peers/protoattr_.py`` applies
 ``@proto_contract`` to them (which, by contract, changes nothing about the class).
 
-The four workloads come from the seed articles:
+The four workloads come from the articles the project started from:
 
-``book``     seed 002: one small message (three strings and an int32).
-``tasks``    seed 000: a top-level list of two ``Task``s with a Timestamp and an enum.
-``boilers``  seed 001: ``AllBoilers`` with 7,000 ``Boiler`` records (proto2, all required).
-``dns``      seed 004: ``DnsResponse`` with 5,000 ``DnsRecord``s (proto2 with defaults).
+``book``     a Book: one small message (three strings and an int32).
+``tasks``    protobuf-net's Task list: a top-level list of two ``Task``s (Timestamp, enum).
+``boilers``  7,000 boiler records: ``AllBoilers`` of ``Boiler``s (proto2, all required).
+``dns``      DNS records with proto2 defaults: ``DnsResponse`` with 5,000 ``DnsRecord``s.
 """
 
 import random
@@ -42,7 +42,7 @@ DNS_DEFAULT_TYPE = "A"
 DNS_DEFAULT_TTL = 86400
 
 
-# --- seed 002 -----------------------------------------------------------------
+# --- a Book -------------------------------------------------------------------
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Book:
     pagecount: int32 = field(4)
 
 
-# --- seed 000 -----------------------------------------------------------------
+# --- protobuf-net's Task list -------------------------------------------------
 
 
 class TaskPriority(IntEnum):
@@ -71,7 +71,7 @@ class Task:
     content: str = field(5, default="")
 
 
-# --- seed 001 -----------------------------------------------------------------
+# --- 7,000 boiler records -----------------------------------------------------
 
 
 @dataclass
@@ -90,7 +90,7 @@ class AllBoilers:
     boilers: list[Boiler] = field(1, default_factory=list)
 
 
-# --- seed 004 -----------------------------------------------------------------
+# --- DNS records with proto2 defaults -----------------------------------------
 
 
 @dataclass
@@ -126,14 +126,14 @@ _RARE_TTLS = (60, 300, 600, 1800, 3600, 7200, 43200, 172800, 604800)
 
 
 def make_book() -> Book:
-    # Exactly the seed's book.
+    # Exactly the article's book.
     return Book(
         isbn="9781857232097", title="The Fires of Heaven", author="Robert Jordan", pagecount=912
     )
 
 
 def make_tasks() -> list[Task]:
-    # The seed's two tasks; "now" is fixed (aware UTC, with microseconds) so runs compare.
+    # The article's two tasks; "now" is fixed (aware UTC, with microseconds) so runs compare.
     now = datetime(2024, 5, 17, 9, 30, 12, 345678, tzinfo=timezone.utc)
     return [
         Task(

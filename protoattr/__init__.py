@@ -3,7 +3,9 @@
 Decorate a dataclass or attrs class with :func:`proto_contract`, give its
 fields tags with :func:`field` (or ``Annotated[..., member(n)]``), and
 :func:`serialize`/:func:`deserialize` speak protobuf, byte-compatible with
-every other runtime.  See https://github.com/ (docs/) for the guide.
+every other runtime.  The user guide is the ``docs/`` folder of the source
+distribution (``README.md`` there is the quick start); ``help()`` on any name
+exported here shows its reference.
 """
 
 import importlib as _importlib

@@ -1,9 +1,17 @@
 """Ahead-of-time codecs: write a model's generated code as an importable module.
 
 The Python analogue of protobuf-net's ``Compile(path)``.  :func:`write_module`
-writes every compiled codec of a model as a real function in a ``.py`` file, so
-Python compiles it to bytecode once and caches it; importing the file installs
-the codecs into the model without reflecting over classes or generating code.
+writes every compiled codec of a model as a real function in a ``.py`` file;
+importing the file installs the codecs into the model without reflecting over
+classes or generating code.
+
+The module's bytecode is written with it (``__pycache__/NAME.cpython-XY.pyc``,
+hash-checked, so a copy with new timestamps keeps it valid): the first import
+then unmarshals code instead of compiling megabytes of generated source, even
+where nothing ever writes a ``.pyc`` (``PYTHONDONTWRITEBYTECODE=1``, common in
+containers) or the directory is read-only at run time.  A service run by another
+Python version than the one that wrote the module needs ``python -m compileall``
+on it at image build time instead.
 
 Each codec's generated functions refer to helpers, classes, enum tables,
 defaults and other codecs by name.  At write time each of those values gets a
@@ -18,6 +26,7 @@ declaration changed since is refused with a :class:`ContractError`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import decimal
@@ -26,6 +35,7 @@ import functools
 import hashlib
 import importlib
 import inspect
+import py_compile
 import struct
 import uuid
 from collections.abc import Callable
@@ -373,4 +383,19 @@ from protoattr._aot import surrogate as _surrogate
     if model is default_model:
         footer += "\n\ninstall()\n"
     path.write_text(header + "\n\n".join(chunks) + footer)
+    _write_bytecode(path)
     return path
+
+
+def _write_bytecode(path: Path) -> None:
+    """Write ``path``'s ``.pyc`` where its import will look (see the module docstring).
+
+    Checked by a hash of the source, not its mtime: deploying the pair (a
+    ``COPY`` into an image, a checkout) keeps it valid, and an edited source
+    is still recompiled.  A directory that cannot take a ``__pycache__`` only
+    costs the speed-up, as for any module Python cannot cache.
+    """
+    with contextlib.suppress(OSError):
+        py_compile.compile(
+            str(path), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
+        )

@@ -9,6 +9,7 @@
     protoattr decode-raw [FILE]
     protoattr encode MODULE:CLASS [FILE]          (JSON in, protobuf bytes out)
     protoattr compile MODULE -o FILE
+    protoattr --version
 
 ``MODULE`` is an importable module name (the current directory is on the
 path) or a path to a ``.py`` file.  Exit status: 0 on success, 1 when the
@@ -37,6 +38,7 @@ from typing import Any
 
 import attrs
 
+from . import __version__
 from ._contract import ContractInfo, FieldInfo, Label, ValueType, is_contract
 from ._errors import ProtoError
 from ._types import Kind
@@ -71,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="protoattr",
         description="protobuf schemas, code generation and decoding for protoattr contracts",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("schema", help="print the .proto schema of contracts")

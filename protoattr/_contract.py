@@ -292,7 +292,7 @@ def proto_contract(
                 model._hierarchy_changed(base)
         from ._model import default_model
 
-        default_model.add(c, _compile=False)
+        default_model.add(c)
         return c
 
     if cls is not None:

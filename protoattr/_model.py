@@ -159,13 +159,11 @@ class TypeModel:
 
     # -- registration and compilation ---------------------------------------
 
-    def add(self, cls: type, *, _compile: bool = False) -> None:
+    def add(self, cls: type) -> None:
         """Add a contract class (optional: contracts are added on first use)."""
         with self._lock:
             self._added[cls] = None
             self._codec(cls)
-        if _compile:
-            self.compile()
 
     def add_subtype(self, base: type, tag: int, subtype: type) -> None:
         """Declare ``subtype`` as travelling in field ``tag`` of ``base`` (protobuf-net's

@@ -131,3 +131,23 @@ def test_install_into_another_model(tmp_path: Path) -> None:
     )
     done = run(tmp_path, code)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_bytecode_is_written_with_the_module(tmp_path: Path) -> None:
+    """Under ``PYTHONDONTWRITEBYTECODE=1`` nothing would ever cache the written module,
+    so every start-up compiled its megabytes of source: the ``.pyc`` comes with it."""
+    import importlib.util
+
+    write(tmp_path)
+    pyc = Path(importlib.util.cache_from_source(str(tmp_path / "models_codecs.py")))
+    assert pyc.is_file()
+    flags = int.from_bytes(pyc.read_bytes()[4:8], "little")
+    assert flags == 0b11  # hash-based and checked: valid after a copy, stale after an edit
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    done = subprocess.run(
+        [sys.executable, "-v", "-c", "import models, models_codecs"],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"# code object from '{pyc}'" in done.stderr  # unmarshalled, not compiled

@@ -326,3 +326,16 @@ def test_module_given_as_a_path(run: Any, tmp_path: Path) -> None:
     named = run("decode", f"{path}:Grant", "--json", stdin=b"\x08\x04")
     assert json.loads(named.out)["perms"] == "R"
     assert json.loads("[1]") == [1]  # the json module is still the json module
+
+
+# -------------------------------------------------------------------- version
+
+
+def test_version(run: Any) -> None:
+    """``protoattr --version`` prints the version the distribution was installed as."""
+    import importlib.metadata
+
+    r = run("--version")
+    assert r.status == 0, r.err
+    assert r.text == f"protoattr {pa.__version__}\n"
+    assert pa.__version__ == importlib.metadata.version("protoattr")

@@ -1,7 +1,7 @@
 """betterproto 1.2.5: its dataclass ``Message`` classes (what its plugin generates), converted.
 
 betterproto 1.x implements proto3 only: a field equal to its zero value is not
-written and there are no proto2 defaults, so seed 004's records carry
+written and there are no proto2 defaults, so the DNS records carry
 ``type = "A"`` and ``ttl = 86400`` on the wire (larger output; the round trip
 is still exact).  Timestamps map to ``datetime`` natively.
 """

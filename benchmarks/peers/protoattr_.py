@@ -1,8 +1,8 @@
 """protoattr: ``@proto_contract`` on the workload dataclasses themselves.
 
 The encoders and decoders are exactly what a user writes, with no wrapper:
-``pa.serialize(book)``, ``pa.deserialize(Book, data)``, and for seed 000's
-top-level list ``pa.serialize(tasks, type=list[Task])`` /
+``pa.serialize(book)``, ``pa.deserialize(Book, data)``, and for protobuf-net's
+Task list, a top-level list, ``pa.serialize(tasks, type=list[Task])`` /
 ``pa.deserialize(list[Task], data)`` (repeated field 1, the bytes of
 ``message TaskList { repeated Task tasks = 1; }``).
 """

@@ -1,7 +1,7 @@
 """pure-protobuf 3.x: its own dataclass-style ``BaseMessage`` classes, converted to and from.
 
 pure-protobuf writes every field that is not ``None``, so proto2 defaults
-(seed 004) are expressed the way its user would: ``Optional`` fields left
+(of the DNS records) are expressed the way its user would: ``Optional`` fields left
 ``None`` when the value is the default.  ``google.protobuf.Timestamp`` is
 declared here as a two-field message: pure-protobuf 3.1.5's own
 ``well_known.Timestamp`` raises ``KeyError: 'seconds'`` on construction (its

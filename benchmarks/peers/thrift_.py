@@ -1,10 +1,10 @@
-"""Thrift's compact protocol via thriftpy2 (seed 004 only), the ``.thrift`` parsed at run time.
+"""Thrift's compact protocol via thriftpy2 (the DNS records only), ``.thrift`` parsed at run time.
 
 thriftpy2 ships a Cython implementation of the *binary* protocol only
 (``thriftpy2.protocol.cybin``); its compact protocol is pure Python, and that
 is what is measured here, as the issue asks.  Optional fields with defaults are
 left ``None`` when the value is the default, so they are not written (as the
-seed's article describes); reading fills the IDL default back in.
+DNS article describes); reading fills the IDL default back in.
 """
 
 from __future__ import annotations

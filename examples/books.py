@@ -1,4 +1,4 @@
-"""Seed 002, "protobuf vs JSON in Python": one Book, timed against ``json``.
+"""A Book ("protobuf vs JSON in Python"): one book, timed against ``json``.
 
 The article declares ``message Book { string isbn = 1; string title = 2;
 string author = 3; int32 pagecount = 4; }`` (edition 2023), generates
@@ -20,7 +20,7 @@ Edition 2023 gives these fields explicit presence; the plain fields below
 write the same bytes for any book whose fields are set (they leave out empty
 strings and a zero page count, which an explicit-presence field would write).
 
-Run: ``python examples/seed002_books.py``  (a few seconds)
+Run: ``python examples/books.py``  (a few seconds)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 001, "Protocol Buffers & Lists": one big list versus a stream of items.
+"""7,000 boiler records ("Protocol Buffers & Lists"): one big list versus a stream of items.
 
 The article serialises 7,000 ``Boiler`` records (proto2, every field required)
 first as one ``AllBoilers`` message and then "individually ... with the length
@@ -16,7 +16,7 @@ What it shows:
   so a file written either way can be read either way, and the big-list file
   can be consumed one record at a time with ``pa.deserialize_items``.
 
-Run: ``python examples/seed001_boilers.py``  (a few seconds)
+Run: ``python examples/boilers.py``  (a few seconds)
 """
 
 # protoattr.field() returns a dataclasses.Field; ruff's RUF009 cannot know that.
@@ -128,7 +128,7 @@ def main() -> None:
         with big.open("rb") as f:
             first = next(pa.deserialize_items(Boiler, f, pa.PrefixStyle.BASE128, 1))
 
-    print(f"Seed 001: {N:,} Boiler records (proto2, all fields required), best of {REPEAT}\n")
+    print(f"{N:,} boiler records (proto2, all fields required), best of {REPEAT}\n")
     print(f"{'written as':34} {'bytes':>9} {'write ms':>9} {'read ms':>9}")
     for label, size, w, r in rows:
         print(f"{label:34} {size:>9,} {w:>9.1f} {r:>9.1f}")

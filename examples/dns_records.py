@@ -1,4 +1,4 @@
-"""Seed 004, "thrift vs protocol buffers vs JSON": 5,000 passive-DNS records.
+"""DNS records with proto2 defaults ("thrift vs protocol buffers vs JSON"): 5,000 of them.
 
 The article's schema is proto2 with two defaults::
 
@@ -24,7 +24,7 @@ This script does the same for protoattr and ``json`` and adds one line the
 article could only describe: the size the same records take when the defaults
 are *not* declared (every ``type`` and ``ttl`` written).
 
-Run: ``python examples/seed004_dns.py``  (a few seconds)
+Run: ``python examples/dns_records.py``  (a few seconds)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 000, "protobuf-net vs BinaryFormatter": a list of two Tasks, round-tripped.
+"""protobuf-net's Task list ("protobuf-net vs BinaryFormatter"): two Tasks, round-tripped.
 
 The article serialises a ``List<Task>`` with protobuf-net and with .NET's
 ``BinaryFormatter`` 1,000-5,000 times, compares time and file size, and notes
@@ -13,7 +13,7 @@ What it shows:
 * the first call's cost with and without ``model.compile()`` (cold start);
 * time per round trip and size against ``pickle`` and ``json``.
 
-Run: ``python examples/seed000_tasks.py``  (a few seconds)
+Run: ``python examples/tasks.py``  (a few seconds)
 """
 
 from __future__ import annotations
