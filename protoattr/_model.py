@@ -458,6 +458,76 @@ class TypeModel:
         """The encoded size of ``obj`` in bytes."""
         return len(self.serialize(obj, type=type))
 
+    # -- canonical JSON (see protoattr._json) ------------------------------------
+
+    def to_json(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+        indent: int | None = 2,
+        sort_keys: bool = False,
+        ensure_ascii: bool = True,
+    ) -> str:
+        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
+        from ._json import to_json
+
+        return to_json(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+            indent=indent,
+            sort_keys=sort_keys,
+            ensure_ascii=ensure_ascii,
+        )
+
+    def to_dict(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+    ) -> Any:
+        """``obj`` as the canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        from ._json import to_dict
+
+        return to_dict(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+        )
+
+    @overload
+    def from_json(
+        self, cls: type[T], text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> T: ...
+    @overload
+    def from_json(
+        self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> Any: ...
+    def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
+        from ._json import from_json
+
+        return from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
+
+    @overload
+    def from_dict(self, cls: type[T], data: Any, *, ignore_unknown_fields: bool = False) -> T: ...
+    @overload
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
+        from ._json import from_dict
+
+        return from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
+
     # -- errors ----------------------------------------------------------------
 
     def _explain(self, obj: Any, exc: BaseException) -> EncodeError:
