@@ -51,6 +51,9 @@ _INT64_KINDS = frozenset(
     {Kind.INT64, Kind.UINT64, Kind.SINT64, Kind.FIXED64, Kind.SFIXED64}
 )  # fmt: skip
 _FLOAT32_MAX = 3.4028234663852886e38
+#: the largest double that rounds to the largest float32 (C++'s SafeDoubleToFloat): the
+#: shortest form json_format prints for it, 3.4028235e+38, is above _FLOAT32_MAX
+_FLOAT32_ROUNDED_MAX = 3.4028235677973366e38
 _FLOAT_NAMES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 _INT_TEXT = re.compile(r"[-+]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -1034,7 +1037,9 @@ def _float_reader(single: bool) -> Callable[..., float]:
             raise DecodeError(f"{path}: expected a number, got {_show(v)}")
         if single:
             if not -_FLOAT32_MAX <= x <= _FLOAT32_MAX:
-                raise DecodeError(f"{path}: {_show(v)} is out of range for a float")
+                if not -_FLOAT32_ROUNDED_MAX <= x <= _FLOAT32_ROUNDED_MAX:
+                    raise DecodeError(f"{path}: {_show(v)} is out of range for a float")
+                return _FLOAT32_MAX if x > 0 else -_FLOAT32_MAX
             return unpack(pack(x))[0]  # type: ignore[no-any-return]
         return x  # type: ignore[no-any-return]
 
