@@ -67,7 +67,7 @@ def timestamp_to_json(value: Any, ctx: Any = None) -> str:
             except OverflowError:
                 raise EncodeError(f"{value.isoformat()} is outside 0001..9999 in UTC") from None
         value = value.replace(tzinfo=None)
-    text = value.isoformat(timespec="seconds")
+    text: str = value.isoformat(timespec="seconds")
     if value.microsecond:
         text += _fraction(value.microsecond * 1000)
     return text + "Z"
@@ -78,7 +78,7 @@ def parse_timestamp(text: Any, path: str) -> tuple[int, int]:
     m = _TIMESTAMP.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise DecodeError(
-            f"{path}: expected an RFC 3339 timestamp like \"1972-01-01T10:00:20.021Z\", "
+            f'{path}: expected an RFC 3339 timestamp like "1972-01-01T10:00:20.021Z", '
             f"got {_show(text)}"
         )
     year, month, day, hour, minute, second = (int(g) for g in m.group(1, 2, 3, 4, 5, 6))
@@ -126,7 +126,7 @@ def parse_duration(text: Any, path: str) -> tuple[int, int]:
     """``(seconds, nanos)`` (one sign) of a JSON Duration; :class:`DecodeError` naming ``path``."""
     m = _DURATION.fullmatch(text) if isinstance(text, str) else None
     if m is None:
-        raise DecodeError(f"{path}: expected a duration like \"1.5s\", got {_show(text)}")
+        raise DecodeError(f'{path}: expected a duration like "1.5s", got {_show(text)}')
     seconds = int(m.group(2))
     frac = m.group(3) or ""
     nanos = int(frac.ljust(9, "0")) if frac else 0

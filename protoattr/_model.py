@@ -493,7 +493,7 @@ class TypeModel:
         use_integers_for_enums: bool = False,
         always_print_fields_with_no_presence: bool = False,
     ) -> Any:
-        """``obj`` as the canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
         from ._json import to_dict
 
         return to_dict(

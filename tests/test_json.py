@@ -57,9 +57,7 @@ def check_json(obj: Any, pb_cls: Any, *, ordered: bool = True) -> str:
                 pb, **sorted_options
             )
         dict_options = {
-            k: v
-            for k, v in options.items()
-            if k not in ("indent", "sort_keys", "ensure_ascii")
+            k: v for k, v in options.items() if k not in ("indent", "sort_keys", "ensure_ascii")
         }
         assert pa.to_dict(obj, **dict_options) == json_format.MessageToDict(pb, **dict_options)
     # Google's JSON reads back as Google's bytes decode
@@ -177,7 +175,11 @@ def test_proto2_defaults_fill_missing_fields() -> None:
 
 def test_dns_records() -> None:
     records = c.DnsResponse(
-        [interop.DNS, c.DnsRecord("a", "b", "c", "d", type="AAAA", ttl=60), c.DnsRecord("", "", "", "")]
+        [
+            interop.DNS,
+            c.DnsRecord("a", "b", "c", "d", type="AAAA", ttl=60),
+            c.DnsRecord("", "", "", ""),
+        ]
     )
     check_json(records, c.dns_pb().DnsResponse)
 
@@ -263,9 +265,7 @@ def test_ignore_unknown_fields() -> None:
         pa.from_json(c.Inner, text)
     assert pa.from_json(c.Inner, text, ignore_unknown_fields=True) == c.Inner(1, "k")
     # and unknown enum names are dropped, as json_format drops them
-    obj = pa.from_json(
-        c.Repeats, '{"color": ["RED", "PURPLE", 2]}', ignore_unknown_fields=True
-    )
+    obj = pa.from_json(c.Repeats, '{"color": ["RED", "PURPLE", 2]}', ignore_unknown_fields=True)
     assert obj.color == [Color.RED, Color.GREEN]
     assert pa.from_json(c.Scalars, '{"color": "PURPLE"}', ignore_unknown_fields=True) == c.Scalars()
 

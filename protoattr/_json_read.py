@@ -1,0 +1,518 @@
+"""Reading canonical JSON: one reader per contract (see :mod:`protoattr._json`)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import _jsonforms
+from ._contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
+from ._errors import ContractError, DecodeError
+from ._types import INT_RANGES, Kind
+
+if TYPE_CHECKING:
+    pass
+
+from ._json_plan import (
+    _BASE64,
+    _FLOAT32_MAX,
+    _FLOAT32_ROUNDED_MAX,
+    _FLOAT_NAMES,
+    _INT_TEXT,
+    _LONE_SURROGATE,
+    _NUMBER_TEXT,
+    _PACK_F,
+    _Context,
+    _EnumNames,
+    _form_key,
+    _key_path,
+    _Plans,
+    _show,
+    json_name,
+)
+from ._json_write import (
+    _wire_type,
+    _wire_zero,
+)
+
+# ------------------------------------------------------------------- reading
+
+
+class _Reader:
+    """Reads the JSON object of one contract's hierarchy (its root's message)."""
+
+    __slots__ = ("cls", "ignore_unknown", "levels", "max_depth", "name", "plans", "root")
+
+    def __init__(self, plans: _Plans, cls: type, ignore_unknown: bool) -> None:
+        self.plans = plans
+        self.cls = cls
+        self.ignore_unknown = ignore_unknown
+        model = plans.model
+        self.max_depth = model.max_depth
+        self.root = model._chain(cls)[-1]
+        self.name = model.info(cls).name
+        self.levels: dict[type, _Level] = {}
+
+    def level(self, cls: type) -> _Level:
+        found = self.levels.get(cls)
+        if found is None:
+            found = self.levels[cls] = _Level(self, cls)
+        return found
+
+    def read(self, value: Any, path: str, depth: int) -> Any:
+        if depth >= self.max_depth:
+            raise DecodeError(f"{path}: nesting deeper than {self.max_depth} levels")
+        if value.__class__ is not dict:
+            _not_object(value, path, self.name)
+        values: dict[str, Any] = {}
+        final = self.level(self.root).read(value, path, depth, values)
+        cls = self.cls
+        if final is not cls and not issubclass(final, cls):
+            raise DecodeError(
+                f"{path}: a {final.__qualname__} where {cls.__qualname__} is expected "
+                f"(no {self.plans.model.info(cls).name!r} member)"
+            )
+        return self.level(final).build(values, path, depth)
+
+
+def _not_object(value: Any, path: str, name: str) -> None:
+    if isinstance(value, _Duplicate):
+        raise DecodeError(f"{path}: the key {value.key!r} is given twice")
+    raise DecodeError(f"{path}: expected a JSON object for {name}, got {_show(value)}")
+
+
+class _Duplicate(dict):  # type: ignore[type-arg]
+    """A JSON object in which a key appeared twice (reported with its path when met)."""
+
+    key: str = ""
+
+
+class _Level:
+    """One level of a hierarchy: its own fields' readers by key, and its subtypes."""
+
+    def __init__(self, reader: _Reader, cls: type) -> None:
+        plans = reader.plans
+        model = plans.model
+        self.cls = cls
+        self.reader = reader
+        self.info = model.info(cls)
+        chain = model._chain(cls)
+        self.chain = chain
+        self.fields: dict[str, tuple[FieldInfo, Callable[..., Any], str]] = {}
+        for f in model._own_fields(cls):
+            read = _field_reader(plans, f, reader.ignore_unknown)
+            entry = (f, read, f.proto_name)
+            self.fields[json_name(f.proto_name)] = entry
+            self.fields.setdefault(f.proto_name, entry)
+        self.subtypes: dict[str, type] = {}
+        for _, sub in model._children_of(cls):
+            self.subtypes[model.info(sub).name] = sub
+        self.all_fields = [f for level in reversed(chain) for f in model._own_fields(level)]
+        self.required = [f for f in self.all_fields if f.required]
+
+    def read(self, obj: dict[str, Any], path: str, depth: int, values: dict[str, Any]) -> type:
+        """Read this level's keys of ``obj`` into ``values``; return the final class."""
+        final = self.cls
+        oneofs: dict[str, str] | None = None
+        fields = self.fields
+        for key, v in obj.items():
+            entry = fields.get(key)
+            if entry is None:
+                sub = self.subtypes.get(key)
+                if sub is not None:
+                    if final is not self.cls:
+                        raise DecodeError(
+                            f"{path}: more than one subtype is given ({key!r} and "
+                            f"{self.reader.plans.model.info(final).name!r})"
+                        )
+                    if v is None:
+                        continue
+                    sub_path = _key_path(path, key)
+                    if v.__class__ is not dict:
+                        _not_object(v, sub_path, key)
+                    final = self.reader.level(sub).read(v, sub_path, depth + 1, values)
+                    continue
+                if self.reader.ignore_unknown:
+                    continue
+                raise DecodeError(f"{_key_path(path, key)}: {self.info.name} has no field {key!r}")
+            f, read, name = entry
+            if f.name in values:
+                raise DecodeError(
+                    f"{_key_path(path, key)}: the field {name!r} is given twice "
+                    "(as its proto name and its JSON name)"
+                )
+            if v is None:
+                if f.oneof is None:
+                    continue  # null: the field's default
+                values[f.name] = None
+                continue
+            if f.oneof is not None:
+                if oneofs is None:
+                    oneofs = {}
+                other = oneofs.get(f.oneof)
+                if other is not None:
+                    raise DecodeError(
+                        f"{_key_path(path, key)}: oneof {f.oneof!r} already has {other!r}"
+                    )
+                oneofs[f.oneof] = key
+            got = read(v, _key_path(path, key), depth)
+            if got is not _SKIP:
+                values[f.name] = got
+        return final
+
+    def build(self, values: dict[str, Any], path: str, depth: int) -> Any:
+        """Complete ``values`` with defaults and construct the instance."""
+        for f in self.required:
+            if f.name not in values:
+                raise DecodeError(f"{path}: required field {f.proto_name!r} is missing")
+        for f in self.all_fields:
+            if f.name in values:
+                v = values[f.name]
+                if f.label is Label.REPEATED and f.container is not list:
+                    values[f.name] = f.container(v)
+                continue
+            if f.default_factory is not None:
+                values[f.name] = f.default_factory()
+            elif f.default is not MISSING:
+                values[f.name] = f.default
+            elif f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE:
+                values[f.name] = _empty(self.reader, f.value, path, depth)
+            else:
+                values[f.name] = zero_value(f.value)
+        info = self.info
+        cls = self.cls
+        try:
+            if info.construct == "init":
+                by_name = {f.name: f for f in self.all_fields}
+                kwargs = {
+                    init: values[attr]
+                    for attr, init, _ in info.init_params
+                    if attr in by_name and attr in values
+                }
+                obj = cls(**kwargs)
+                late = [f for f in self.all_fields if f.init_name is None]
+            else:
+                obj = object.__new__(cls)
+                late = self.all_fields
+            for f in late:
+                object.__setattr__(obj, f.name, values[f.name])
+        except DecodeError:
+            raise
+        except (TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            raise DecodeError(f"{path}: {cls.__qualname__}: {exc}") from None
+        return obj
+
+
+def _empty(reader: _Reader, vt: ValueType, path: str, depth: int) -> Any:
+    """The value of an absent non-Optional message: an empty one."""
+    assert vt.py_type is not None
+    inner = _reader(reader.plans, vt.py_type, reader.ignore_unknown).read({}, path, depth + 1)
+    if vt.decode_with is not None:
+        return vt.decode_with(inner)
+    return inner
+
+
+class _Skip:
+    def __repr__(self) -> str:
+        return "SKIP"
+
+
+#: returned by a value reader for an unknown enum name under ignore_unknown_fields
+_SKIP: Any = _Skip()
+
+
+def _reader(plans: _Plans, cls: type, ignore_unknown: bool) -> _Reader:
+    key = (cls, ignore_unknown)
+    found = plans.readers.get(key)
+    if found is None:
+        with plans.lock:
+            found = plans.readers.get(key)
+            if found is None:
+                if not is_contract(cls):
+                    resolve(cls)  # the ContractError saying so
+                found = plans.readers[key] = _Reader(plans, cls, ignore_unknown)
+    return found
+
+
+def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable[..., Any]:
+    """``(json value, path, depth) -> value`` for one field (lists and maps whole)."""
+    vt = f.value
+    read_value = _value_reader(plans, vt, ignore_unknown)
+    takes_null = _jsonforms.form_for(_form_key(vt)) is not None
+    if f.label is Label.REPEATED:
+
+        def read_list(v: Any, path: str, depth: int) -> list[Any]:
+            if v.__class__ is not list:
+                raise DecodeError(f"{path}: a repeated field needs a JSON array, got {_show(v)}")
+            out = []
+            for i, x in enumerate(v):
+                if x is None and not takes_null:
+                    raise DecodeError(f"{path}[{i}]: null is not allowed in a repeated field")
+                got = read_value(x, f"{path}[{i}]", depth)
+                if got is not _SKIP:
+                    out.append(got)
+            return out
+
+        return read_list
+    if f.label is Label.MAP:
+        assert f.key is not None
+        read_key = _key_reader(f.key)
+
+        def read_map(v: Any, path: str, depth: int) -> dict[Any, Any]:
+            if v.__class__ is not dict:
+                if isinstance(v, _Duplicate):
+                    raise DecodeError(f"{path}: the key {v.key!r} is given twice")
+                raise DecodeError(f"{path}: a map field needs a JSON object, got {_show(v)}")
+            out = {}
+            for k, x in v.items():
+                item_path = f"{path}[{json.dumps(k, ensure_ascii=False)}]"
+                if x is None and not takes_null:
+                    raise DecodeError(f"{item_path}: a map value cannot be null")
+                got = read_value(x, item_path, depth)
+                if got is not _SKIP:
+                    out[read_key(k, item_path)] = got
+            return out
+
+        return read_map
+    return read_value
+
+
+def _key_reader(vt: ValueType) -> Callable[[str, str], Any]:
+    kind = vt.kind
+    if kind is Kind.STRING:
+        return lambda k, path: k
+    if kind is Kind.BOOL:
+
+        def read_bool(k: str, path: str) -> bool:
+            if k == "true":
+                return True
+            if k == "false":
+                return False
+            raise DecodeError(f'{path}: a bool map key is "true" or "false", not {k!r}')
+
+        return read_bool
+    lo, hi = INT_RANGES[kind]
+
+    def read_int(k: str, path: str) -> int:
+        if not _INT_TEXT.fullmatch(k):
+            raise DecodeError(f"{path}: the map key {k!r} is not an integer")
+        n = int(k)
+        if not lo <= n <= hi:
+            raise DecodeError(f"{path}: the map key {k} is out of range for {kind.value}")
+        return n
+
+    return read_int
+
+
+def _value_reader(plans: _Plans, vt: ValueType, ignore_unknown: bool) -> Callable[..., Any]:
+    """``(json value, path, depth) -> value`` for one value of type ``vt``."""
+    form = _jsonforms.form_for(_form_key(vt))
+    if form is not None:
+        from_form = form[1]
+        ctx = _Context(plans, None, ignore_unknown)
+
+        def read_form(v: Any, path: str, depth: int) -> Any:
+            return from_form(_plain(v, path), path, ctx)
+
+        return read_form
+    if vt.domain is not None and vt.decode_with is not None:
+        from_wire = vt.decode_with
+        plain = _value_reader(plans, _wire_type(vt), ignore_unknown)
+        what = vt.domain.__qualname__
+
+        wire_zero = _wire_zero(vt.kind)
+        domain_zero = vt.zero
+
+        def read_domain(v: Any, path: str, depth: int) -> Any:
+            wire = plain(v, path, depth)
+            if wire == wire_zero and domain_zero is not None:
+                return domain_zero  # what json_format prints for an unset Decimal, UUID...
+            try:
+                return from_wire(wire)
+            except DecodeError:
+                raise
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                raise DecodeError(f"{path}: not a valid {what} ({exc})") from None
+
+        return read_domain
+    kind = vt.kind
+    if kind is Kind.MESSAGE:
+        assert vt.py_type is not None
+        cls = vt.py_type
+        holder: list[_Reader] = []
+
+        def read_message(v: Any, path: str, depth: int) -> Any:
+            if not holder:
+                holder.append(_reader(plans, cls, ignore_unknown))
+            return holder[0].read(v, path, depth + 1)
+
+        return read_message
+    if kind is Kind.STRING:
+
+        def read_string(v: Any, path: str, depth: int) -> str:
+            if v.__class__ is not str:
+                raise DecodeError(f"{path}: expected a string, got {_show(v)}")
+            if _LONE_SURROGATE.search(v):
+                raise DecodeError(f"{path}: the string has an unpaired surrogate")
+            return v
+
+        return read_string
+    if kind is Kind.BOOL:
+
+        def read_bool(v: Any, path: str, depth: int) -> bool:
+            if v is True or v is False:
+                return v
+            raise DecodeError(f"{path}: expected true or false, got {_show(v)}")
+
+        return read_bool
+    if kind is Kind.BYTES:
+        return _read_bytes
+    if kind in (Kind.FLOAT, Kind.DOUBLE):
+        return _float_reader(kind is Kind.FLOAT)
+    if kind is Kind.ENUM:
+        assert vt.py_type is not None
+        return _enum_reader(plans.enum_names(vt.py_type), vt, ignore_unknown)
+    if kind in INT_RANGES:
+        return _int_reader(kind)
+    raise ContractError(f"no JSON form for {vt.describe()}")
+
+
+def _plain(v: Any, path: str) -> Any:
+    """``v`` with every object a plain ``dict``: a duplicated key is an error here."""
+    if isinstance(v, dict):
+        if isinstance(v, _Duplicate):
+            raise DecodeError(f"{path}: the key {v.key!r} is given twice")
+        if any(isinstance(x, (dict, list)) for x in v.values()):
+            return {k: _plain(x, _key_path(path, k)) for k, x in v.items()}
+        return v
+    if isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v):
+        return [_plain(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    return v
+
+
+def _read_bytes(v: Any, path: str, depth: int) -> bytes:
+    if v.__class__ is not str:
+        raise DecodeError(f"{path}: expected a base64 string, got {_show(v)}")
+    if not _BASE64.fullmatch(v) or len(v.rstrip("=")) % 4 == 1:
+        raise DecodeError(f"{path}: {_show(v)} is not base64")
+    data = v.rstrip("=")
+    if "=" in v and len(v) % 4:
+        raise DecodeError(f"{path}: {_show(v)} has wrong base64 padding")
+    try:
+        return base64.urlsafe_b64decode(
+            data.replace("+", "-").replace("/", "_") + "=" * (-len(data) % 4)
+        )
+    except (binascii.Error, ValueError):
+        raise DecodeError(f"{path}: {_show(v)} is not base64") from None
+
+
+def _float_reader(single: bool) -> Callable[..., float]:
+    pack, unpack = _PACK_F.pack, _PACK_F.unpack
+
+    def read(v: Any, path: str, depth: int) -> float:
+        cls = v.__class__
+        if cls is float:
+            x = v
+            if x - x != 0.0:
+                raise DecodeError(
+                    f'{path}: {_show(v)} is not a JSON number (write "NaN", "Infinity" '
+                    'or "-Infinity" as strings)'
+                )
+        elif cls is int:
+            try:
+                x = float(v)
+            except OverflowError:
+                raise DecodeError(f"{path}: {v} is out of range for a double") from None
+        elif cls is str:
+            special = _FLOAT_NAMES.get(v)
+            if special is not None:
+                return special
+            if not _NUMBER_TEXT.fullmatch(v):
+                raise DecodeError(f"{path}: {_show(v)} is not a number")
+            x = float(v)
+            if x - x != 0.0:
+                raise DecodeError(f"{path}: {_show(v)} is out of range for a double")
+        else:
+            raise DecodeError(f"{path}: expected a number, got {_show(v)}")
+        if single:
+            if not -_FLOAT32_MAX <= x <= _FLOAT32_MAX:
+                if not -_FLOAT32_ROUNDED_MAX <= x <= _FLOAT32_ROUNDED_MAX:
+                    raise DecodeError(f"{path}: {_show(v)} is out of range for a float")
+                return _FLOAT32_MAX if x > 0 else -_FLOAT32_MAX
+            return unpack(pack(x))[0]  # type: ignore[no-any-return]
+        return x  # type: ignore[no-any-return]
+
+    return read
+
+
+def _int_reader(kind: Kind) -> Callable[..., int]:
+    lo, hi = INT_RANGES[kind]
+    name = kind.value
+
+    def read(v: Any, path: str, depth: int) -> int:
+        if v.__class__ is int:
+            if lo <= v <= hi:
+                return v
+            raise DecodeError(f"{path}: {v} is out of range for {name}")
+        return _int_slow(v, path, lo, hi, name)
+
+    return read
+
+
+def _int_slow(v: Any, path: str, lo: int, hi: int, name: str) -> int:
+    if v.__class__ is str:
+        if _INT_TEXT.fullmatch(v):
+            n = int(v)
+        elif _NUMBER_TEXT.fullmatch(v):
+            x = float(v)
+            if not x.is_integer():
+                raise DecodeError(f"{path}: {_show(v)} is not an integer")
+            n = int(x)
+        else:
+            raise DecodeError(f"{path}: {_show(v)} is not an integer")
+    elif v.__class__ is float:
+        if not v.is_integer():
+            raise DecodeError(f"{path}: {_show(v)} is not an integer")
+        n = int(v)
+    else:
+        raise DecodeError(f"{path}: expected an integer ({name}), got {_show(v)}")
+    if not lo <= n <= hi:
+        raise DecodeError(f"{path}: {_show(v)} is out of range for {name}")
+    return n
+
+
+def _enum_reader(names: _EnumNames, vt: ValueType, ignore_unknown: bool) -> Callable[..., Any]:
+    by_name = names.by_name
+    by_number = names.by_number
+    closed = vt.closed
+    lo, hi = INT_RANGES[Kind.ENUM]
+    enum_name = names.cls.__qualname__
+    make = vt.decode_with
+
+    def read(v: Any, path: str, depth: int) -> Any:
+        if v.__class__ is str:
+            member = by_name.get(v)
+            if member is not None:
+                return member
+            if not _INT_TEXT.fullmatch(v):
+                if ignore_unknown:
+                    return _SKIP
+                raise DecodeError(f"{path}: {v!r} is not a value of {enum_name}")
+            v = int(v)
+        elif v.__class__ is not int:
+            raise DecodeError(f"{path}: expected a {enum_name} name or number, got {_show(v)}")
+        member = by_number.get(v)
+        if member is not None:
+            return member
+        if not lo <= v <= hi:
+            raise DecodeError(f"{path}: {v} is out of range for an enum")
+        if closed:
+            raise DecodeError(f"{path}: {v} is not a value of the closed enum {enum_name}")
+        if make is not None:
+            return make(v)
+        return v
+
+    return read
