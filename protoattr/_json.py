@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from . import _json_time, _jsonforms  # noqa: F401  (_json_time registers its forms)
+from . import _json_text, _json_time, _jsonforms  # noqa: F401  (_json_time registers its forms)
 from ._contract import is_contract
 from ._convert import surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
@@ -125,7 +125,7 @@ def to_json(
         use_integers_for_enums=use_integers_for_enums,
         always_print_fields_with_no_presence=always_print_fields_with_no_presence,
     )
-    return json.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+    return _json_text.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
 
 
 def from_dict(model: TypeModel, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
