@@ -25,28 +25,19 @@ groups are objects; unknown fields are not printed.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _json_text, _json_time, _jsonforms  # noqa: F401  (_json_time registers its forms)
 from ._contract import is_contract
 from ._convert import surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
+from ._json_plan import _Context, _Options, _Plans, _plans
+from ._json_read import _Duplicate, _plain, _reader
+from ._json_write import _writer
 
 if TYPE_CHECKING:
     from ._model import TypeModel
-
-from ._json_plan import (
-    _Context,
-    _plans,
-)
-from ._json_read import (
-    _Duplicate,
-    _plain,
-    _reader,
-)
-from ._json_write import (
-    _writer,
-)
 
 __all__ = ["from_dict", "from_json", "to_dict", "to_json"]
 
@@ -81,29 +72,39 @@ def to_dict(
     opts = plans.opts(
         preserving_proto_field_name, use_integers_for_enums, always_print_fields_with_no_presence
     )
-    form = _jsonforms.form_for(obj.__class__)
-    if form is not None:
-        return form[0](obj, _Context(plans, opts, False))
-    writer = opts.writers.get(obj.__class__)
-    if writer is None:
-        sur = surrogate_for(obj.__class__)
-        if sur is not None:  # a foreign type: its surrogate's JSON
-            return to_dict(
-                model,
-                sur.to_surrogate(obj),
-                preserving_proto_field_name=preserving_proto_field_name,
-                use_integers_for_enums=use_integers_for_enums,
-                always_print_fields_with_no_presence=always_print_fields_with_no_presence,
-            )
-        if not is_contract(obj.__class__):
-            raise EncodeError(f"{obj.__class__.__qualname__} is not a contract")
-        writer = _writer(plans, opts, obj.__class__)
+    write = opts.top.get(obj.__class__)
+    if write is None:
+        write = _top_writer(plans, opts, obj.__class__)
     try:
-        return writer(obj)
+        return write(obj)
     except (EncodeError, ContractError):
         raise
     except (TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise EncodeError(f"{obj.__class__.__qualname__}: {exc}") from None
+
+
+def _top_writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], Any]:
+    """How a top-level ``cls`` is written: its special form, its surrogate's, or its own."""
+    form = _jsonforms.form_for(cls)
+    write: Callable[[Any], Any]
+    if form is not None:
+        to_form, ctx = form[0], _Context(plans, opts, False)
+
+        def write(obj: Any) -> Any:
+            return to_form(obj, ctx)
+
+    elif (sur := surrogate_for(cls)) is not None:  # a foreign type: its surrogate's JSON
+        to_surrogate, contract = sur.to_surrogate, sur.contract
+
+        def write(obj: Any) -> Any:
+            return _writer(plans, opts, contract)(to_surrogate(obj))
+
+    elif is_contract(cls):
+        write = _writer(plans, opts, cls)
+    else:
+        raise EncodeError(f"{cls.__qualname__} is not a contract")
+    opts.top[cls] = write
+    return write
 
 
 def to_json(
@@ -131,32 +132,51 @@ def to_json(
 def from_dict(model: TypeModel, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
     """An instance of ``cls`` read from a JSON value (what ``json.loads`` returns)."""
     plans = _plans(model)
-    form = _jsonforms.form_for(cls) if isinstance(cls, type) else None
-    if form is not None and not is_contract(cls):
-        name = getattr(cls, "__qualname__", str(cls))
-        return form[1](_plain(data, name), name, _Context(plans, None, ignore_unknown_fields))
+    read = plans.top.get((cls, ignore_unknown_fields))
+    if read is None:
+        read = _top_reader(plans, cls, ignore_unknown_fields)
+    return read(data)
+
+
+def _top_reader(plans: _Plans, cls: Any, ignore_unknown: bool) -> Callable[[Any], Any]:
+    """How a top-level ``cls`` is read: its special form, its surrogate's, or its own."""
     if not isinstance(cls, type):
         raise ContractError(f"{cls!r} is not a contract class")
-    sur = surrogate_for(cls) if not is_contract(cls) else None
-    if sur is not None:  # a foreign type: read its surrogate
-        inner = from_dict(model, sur.contract, data, ignore_unknown_fields=ignore_unknown_fields)
-        try:
-            return sur.from_surrogate(inner)
-        except (TypeError, ValueError, ArithmeticError) as exc:
-            raise DecodeError(f"{cls.__qualname__}: {exc}") from None
-    reader = _reader(plans, cls, ignore_unknown_fields)
+    form = _jsonforms.form_for(cls)
+    name = plans.model.info(cls).name if is_contract(cls) else cls.__qualname__
+    read: Callable[[Any], Any]
     if form is not None:
-        return form[1](
-            _plain(data, reader.name), reader.name, _Context(plans, None, ignore_unknown_fields)
-        )
-    try:
-        return reader.read(data, reader.name, 0)
-    except (DecodeError, ContractError):
-        raise
-    except RecursionError:
-        raise DecodeError(f"{reader.name}: nested too deeply") from None
-    except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError) as exc:
-        raise DecodeError(f"{reader.name}: {exc}") from None
+        from_form, ctx = form[1], _Context(plans, None, ignore_unknown)
+
+        def read(data: Any) -> Any:
+            return from_form(_plain(data, name), name, ctx)
+
+    elif not is_contract(cls) and (sur := surrogate_for(cls)) is not None:
+        inner = _top_reader(plans, sur.contract, ignore_unknown)
+        from_surrogate = sur.from_surrogate
+
+        def read(data: Any) -> Any:
+            value = inner(data)
+            try:
+                return from_surrogate(value)
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                raise DecodeError(f"{name}: {exc}") from None
+
+    else:
+        reader = _reader(plans, cls, ignore_unknown)
+
+        def read(data: Any) -> Any:
+            try:
+                return reader.read(data, name, 0)
+            except (DecodeError, ContractError):
+                raise
+            except RecursionError:
+                raise DecodeError(f"{name}: nested too deeply") from None
+            except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError) as exc:
+                raise DecodeError(f"{name}: {exc}") from None
+
+    plans.top[(cls, ignore_unknown)] = read
+    return read
 
 
 def from_json(

@@ -79,13 +79,14 @@ _IDENT = re.compile(r"[A-Za-z_@][A-Za-z0-9_]*")
 class _Options:
     """One combination of printing options, and the plans built for it."""
 
-    __slots__ = ("always", "enum_ints", "proto_names", "writers")
+    __slots__ = ("always", "enum_ints", "proto_names", "top", "writers")
 
     def __init__(self, proto_names: bool, enum_ints: bool, always: bool) -> None:
         self.proto_names = proto_names
         self.enum_ints = enum_ints
         self.always = always
         self.writers: dict[type, Callable[[Any], Any]] = {}
+        self.top: dict[type, Callable[[Any], Any]] = {}  # top-level values, forms included
 
 
 class _Plans:
@@ -95,6 +96,7 @@ class _Plans:
         self.model_ref = weakref.ref(model)
         self.options: dict[tuple[bool, bool, bool], _Options] = {}
         self.readers: dict[tuple[type, bool], _Reader] = {}
+        self.top: dict[tuple[Any, bool], Callable[[Any], Any]] = {}  # top-level readers
         self.enums: dict[type, _EnumNames] = {}
         self.lock = threading.RLock()
 
@@ -118,17 +120,18 @@ class _Plans:
         return found
 
 
-_PLANS: weakref.WeakKeyDictionary[Any, _Plans] = weakref.WeakKeyDictionary()
 _PLANS_LOCK = threading.Lock()
 
 
 def _plans(model: TypeModel) -> _Plans:
-    plans = _PLANS.get(model)
+    """The model's JSON plans, kept on the model itself (``_json_plans``)."""
+    plans: _Plans | None = model.__dict__.get("_json_plans")
     if plans is None:
         with _PLANS_LOCK:
-            plans = _PLANS.get(model)
+            plans = model.__dict__.get("_json_plans")
             if plans is None:
-                plans = _PLANS[model] = _Plans(model)
+                plans = _Plans(model)
+                model.__dict__["_json_plans"] = plans
     return plans
 
 

@@ -138,9 +138,7 @@ class _Level:
         info = self.info
         if info.construct == "init":
             names = {f.name for f in fields}
-            self.init = [
-                (attr, init) for attr, init, _ in info.init_params if attr in names
-            ]
+            self.init = [(attr, init) for attr, init, _ in info.init_params if attr in names]
             self.late = [f.name for f in fields if f.init_name is None]
             self.direct = not self.late and all(attr == init for attr, init in self.init)
         else:
@@ -277,7 +275,9 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
 
         def read_list(v: Any, path: Any, depth: int) -> list[Any]:
             if v.__class__ is not list:
-                raise DecodeError(f"{_p(path)}: a repeated field needs a JSON array, got {_show(v)}")
+                raise DecodeError(
+                    f"{_p(path)}: a repeated field needs a JSON array, got {_show(v)}"
+                )
             out = []
             for i, x in enumerate(v):
                 if x is None and not takes_null:

@@ -43,18 +43,11 @@ class _Indented:
         while len(self.flat) <= level:
             separator = ",\n" + self.indent * (len(self.flat) + 1)
             self.flat.append(
-                _C_ENCODER(
-                    None,
-                    _unusual,
-                    self.string,
-                    None,
-                    ": ",
-                    separator,
-                    self.sort_keys,
-                    False,
-                    True,
-                )  # fmt: skip
-            )
+                # markers, default, encoder, indent, key and item separators,
+                # sort_keys, skipkeys, allow_nan
+                _C_ENCODER(None, _unusual, self.string, None, ": ", separator, self.sort_keys,
+                           False, True)
+            )  # fmt: skip
         return self.flat[level]
 
     def write(self, v: Any, level: int, out: list[str]) -> None:
@@ -132,7 +125,7 @@ _WRITERS: dict[tuple[str, bool, bool], _Indented] = {}
 
 
 def dumps(value: Any, *, indent: int | str | None, sort_keys: bool, ensure_ascii: bool) -> str:
-    """Exactly ``json.dumps(value, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)``."""
+    """Exactly ``json.dumps(value, indent=..., sort_keys=..., ensure_ascii=...)``."""
     if indent is None or _C_ENCODER is None:
         return json.dumps(value, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
     pad = indent if isinstance(indent, str) else " " * indent

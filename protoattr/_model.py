@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from . import _codegen, _compiler
+from . import _codegen, _compiler, _json
 from ._contract import (
     ContractInfo,
     FieldInfo,
@@ -472,9 +472,7 @@ class TypeModel:
         ensure_ascii: bool = True,
     ) -> str:
         """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
-        from ._json import to_json
-
-        return to_json(
+        return _json.to_json(
             self,
             obj,
             preserving_proto_field_name=preserving_proto_field_name,
@@ -494,9 +492,7 @@ class TypeModel:
         always_print_fields_with_no_presence: bool = False,
     ) -> Any:
         """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
-        from ._json import to_dict
-
-        return to_dict(
+        return _json.to_dict(
             self,
             obj,
             preserving_proto_field_name=preserving_proto_field_name,
@@ -514,9 +510,7 @@ class TypeModel:
     ) -> Any: ...
     def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
         """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
-        from ._json import from_json
-
-        return from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
+        return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
 
     @overload
     def from_dict(self, cls: type[T], data: Any, *, ignore_unknown_fields: bool = False) -> T: ...
@@ -524,9 +518,7 @@ class TypeModel:
     def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
     def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
         """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
-        from ._json import from_dict
-
-        return from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
+        return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
 
     # -- errors ----------------------------------------------------------------
 
