@@ -312,6 +312,18 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
 
 
 def _key_reader(vt: ValueType) -> Callable[[str, Any], Any]:
+    if vt.domain is not None and vt.decode_with is not None:  # UUID keys...
+        from_wire, plain = vt.decode_with, _key_reader(_wire_type(vt))
+        what = vt.domain.__qualname__
+
+        def read_domain(k: str, path: Any) -> Any:
+            wire = plain(k, path)
+            try:
+                return from_wire(wire)
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                raise DecodeError(f"{_p(path)}: the key is not a valid {what} ({exc})") from None
+
+        return read_domain
     kind = vt.kind
     if kind is Kind.STRING:
         return lambda k, path: k

@@ -253,6 +253,17 @@ def _map_writer(
 
 
 def _key_writer(vt: ValueType, where: str) -> Callable[[Any], str]:
+    if vt.domain is not None and vt.encode_with is not None:  # UUID keys...: their wire form
+        to_wire, plain = vt.encode_with, _key_writer(_wire_type(vt), where)
+
+        def write_domain(k: Any) -> str:
+            try:
+                wire = to_wire(k)
+            except (TypeError, ValueError, AttributeError) as exc:
+                raise EncodeError(f"{where}[key]: {exc}") from None
+            return plain(wire)
+
+        return write_domain
     kind = vt.kind
     if kind is Kind.STRING:
         return _string_writer(where + "[key]")
