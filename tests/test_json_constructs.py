@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
-import ipaddress
 import uuid
 from dataclasses import dataclass
 from types import ModuleType
@@ -138,12 +137,20 @@ class Address:
     value: bytes = field(1, default=b"")
 
 
-pa.add_surrogate(
-    ipaddress.IPv4Address,
-    Address,
-    lambda a: Address(a.packed),
-    lambda s: ipaddress.IPv4Address(s.value),
-)
+class Ip:
+    """A foreign class (one protoattr cannot annotate): travels as :class:`Address`."""
+
+    def __init__(self, packed: bytes) -> None:
+        self.packed = packed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ip) and other.packed == self.packed
+
+    def __repr__(self) -> str:
+        return f"Ip({self.packed!r})"
+
+
+pa.add_surrogate(Ip, Address, lambda a: Address(a.packed), lambda s: Ip(s.value))
 
 
 @proto_contract
@@ -156,7 +163,7 @@ class Account:
     perms: Perm = field(5, default=Perm(0))
     level: Level = field(6, default=Level.LOW)
     where: Point | None = field(7, default=None, group=True)
-    ip: ipaddress.IPv4Address | None = field(8, default=None)
+    ip: Ip | None = field(8, default=None)
     blob: bytearray = field(9, default_factory=bytearray)
     history: list[decimal.Decimal] = field(10, default_factory=list)
     limits: list[Level] = field(11, default_factory=list)
@@ -177,7 +184,7 @@ ACCOUNTS = [
         perms=Perm.READ | Perm.EXEC,
         level=Level.HIGH,
         where=Point(-1, 2),
-        ip=ipaddress.IPv4Address("10.0.0.1"),
+        ip=Ip(bytes([10, 0, 0, 1])),
         blob=bytearray(b"\x00\x01"),
         history=[decimal.Decimal("1E+3"), decimal.Decimal("0.0")],
         limits=[Level.LOW, Level.HIGH],
@@ -229,9 +236,9 @@ def test_closed_enum_unknown_number_is_rejected_by_google_too() -> None:
 
 
 def test_top_level_surrogate() -> None:
-    ip = ipaddress.IPv4Address("1.2.3.4")
+    ip = Ip(bytes([1, 2, 3, 4]))
     assert pa.to_dict(ip) == {"value": "AQIDBA=="}
-    assert pa.from_dict(ipaddress.IPv4Address, {"value": "AQIDBA=="}) == ip
+    assert pa.from_dict(Ip, {"value": "AQIDBA=="}) == ip
 
 
 def test_proto2_groups_are_objects() -> None:
