@@ -165,7 +165,7 @@ def _encode(args: argparse.Namespace) -> int:
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
-    obj = default_model.from_json(cls, _read_bytes(args.file))  # the canonical JSON mapping
+    obj: Any = default_model.from_json(cls, _read_bytes(args.file))  # the canonical JSON mapping
     out = default_model.serialize(obj)
     sys.stdout.buffer.write(out)
     sys.stdout.buffer.flush()

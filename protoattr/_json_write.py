@@ -31,7 +31,7 @@ from ._json_plan import (
 
 
 # modes: how a field's absence is told on the way out
-_ALWAYS, _UNLESS_NONE, _UNLESS_EMPTY, _UNLESS_DEFAULT, _UNLESS_SAME_BITS = range(5)
+_ALWAYS, _UNLESS_NONE, _UNLESS_EMPTY, _UNLESS_DEFAULT, _UNLESS_SAME_BITS, _REQUIRED = range(6)
 
 
 def _writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], Any]:
@@ -95,18 +95,27 @@ def _level_writer(steps: list[tuple[Any, ...]], always: bool) -> Callable[[Any],
                 out[key] = conv(obj)
                 continue
             v = getattr(obj, attr)
-            if mode == _UNLESS_DEFAULT:
-                if v == default:
-                    continue
-            elif mode == _UNLESS_NONE:
-                if v is None:
-                    continue
-            elif mode == _UNLESS_EMPTY:
-                if not v:
-                    continue
-            elif mode == _UNLESS_SAME_BITS and _same_bits(v, default):
-                continue
-            out[key] = conv(v)
+            if mode:
+                if mode == _UNLESS_DEFAULT:
+                    if v == default:
+                        continue
+                elif mode == _UNLESS_NONE:
+                    if v is None:
+                        continue
+                elif mode == _UNLESS_EMPTY:
+                    if not v:
+                        continue
+                elif mode == _UNLESS_SAME_BITS:
+                    if _same_bits(v, default):
+                        continue
+                elif v is None:  # _REQUIRED
+                    raise EncodeError(f"{default}: required field is None")
+            if conv is None:  # a str field: written as it is
+                if v.__class__ is not str:
+                    v = _not_str(v, attr, obj)
+                out[key] = v
+            else:
+                out[key] = conv(v)
         if defaults:
             for key, printed in defaults:
                 if key not in out:
@@ -114,6 +123,13 @@ def _level_writer(steps: list[tuple[Any, ...]], always: bool) -> Callable[[Any],
         return out
 
     return write
+
+
+def _not_str(v: Any, attr: str, obj: Any) -> str:
+    if isinstance(v, str):
+        return str(v)
+    where = f"{obj.__class__.__qualname__}.{attr}"
+    raise EncodeError(f"{where}: expected str, got {type(v).__name__}")
 
 
 def _same_bits(v: Any, default: tuple[Callable[[Any], bytes], bytes]) -> bool:
@@ -148,9 +164,9 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
         return (f.name, key, _UNLESS_EMPTY, None, conv, {})
     vt = f.value
     if f.required:
-        return (f.name, key, _ALWAYS, None, _required(value_conv, where), printed)
+        return (f.name, key, _REQUIRED, where, _inline(vt, value_conv), printed)
     if f.label is Label.OPTIONAL or vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
-        return (f.name, key, _UNLESS_NONE, None, value_conv, printed)
+        return (f.name, key, _UNLESS_NONE, None, _inline(vt, value_conv), printed)
     default = f.default_factory() if f.default_factory is not None else f.default
     if default is MISSING:
         default = zero_value(vt)
@@ -192,7 +208,7 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
         default = getattr(default, "value", default)
     if vt.kind is Kind.BOOL:
         return (f.name, key, _UNLESS_DEFAULT, bool(default), value_conv, printed)
-    return (f.name, key, _UNLESS_DEFAULT, default, value_conv, printed)
+    return (f.name, key, _UNLESS_DEFAULT, default, _inline(vt, value_conv), printed)
 
 
 def _is_zero(vt: ValueType, default: Any) -> bool:
@@ -218,13 +234,11 @@ def _is_zero(vt: ValueType, default: Any) -> bool:
     return not default
 
 
-def _required(conv: Callable[[Any], Any], where: str) -> Callable[[Any], Any]:
-    def write(v: Any) -> Any:
-        if v is None:
-            raise EncodeError(f"{where}: required field is None")
-        return conv(v)
-
-    return write
+def _inline(vt: ValueType, conv: Callable[[Any], Any]) -> Callable[[Any], Any] | None:
+    """``None`` (the level writer checks the type itself) for plain ``str`` fields."""
+    if vt.kind is Kind.STRING and vt.domain is None and vt.py_type is None:
+        return None
+    return conv
 
 
 def _list_writer(conv: Callable[[Any], Any], where: str) -> Callable[[Any], Any]:
