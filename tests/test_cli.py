@@ -18,8 +18,8 @@ import pytest
 
 import protoattr as pa
 from protoattr._cli import main
-from tests import contracts as c
 from protoattr._raw import decode_raw
+from tests import contracts as c
 from tests import schema_models as m
 from tests.protoc import compile_proto
 
