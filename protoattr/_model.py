@@ -178,6 +178,7 @@ class TypeModel:
     def _hierarchy_changed(self, base: type) -> None:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
+            self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json)
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)

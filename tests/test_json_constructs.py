@@ -259,3 +259,25 @@ def test_unknown_fields_are_not_printed() -> None:
     obj = pa.deserialize(Plain, b"\x08\x01\x10\x02")  # field 2 is unknown to Plain
     assert pa.serialize(obj) == b"\x08\x01\x10\x02"
     assert pa.to_dict(obj) == {"a": 1}
+
+
+@proto_contract
+@dataclass
+class Vehicle:
+    wheels: pa.int32 = field(1, default=0)
+
+
+@proto_contract
+@dataclass
+class Bike(Vehicle):
+    bell: bool = field(2, default=False)
+
+
+def test_a_subtype_added_after_first_use_is_read_and_written() -> None:
+    model = pa.TypeModel()
+    assert model.from_dict(Vehicle, {"wheels": 2}) == Vehicle(2)
+    with pytest.raises(pa.DecodeError, match="has no field 'Bike'"):
+        model.from_dict(Vehicle, {"Bike": {}})
+    model.add_subtype(Vehicle, 5, Bike)
+    assert model.from_dict(Vehicle, {"wheels": 2, "Bike": {"bell": True}}) == Bike(2, True)
+    assert model.to_dict(Bike(2, True)) == {"wheels": 2, "Bike": {"bell": True}}
