@@ -195,7 +195,7 @@ def from_json(
         except TypeError:
             raise TypeError(f"from_json takes str or bytes, not {type(text).__name__}") from None
     try:
-        data = json.loads(text, object_pairs_hook=_object_pairs)
+        data = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise _positioned(
             f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", exc.pos
@@ -203,6 +203,10 @@ def from_json(
     except RecursionError:
         raise DecodeError("malformed JSON: nested too deeply") from None
     return from_dict(model, cls, data, ignore_unknown_fields=ignore_unknown_fields)
+
+
+#: one decoder for every call (``json.loads`` with a hook would build one per call)
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_pairs)
 
 
 def _positioned(message: str, pos: int) -> DecodeError:

@@ -44,7 +44,10 @@ from ._json_write import (
 class _Reader:
     """Reads the JSON object of one contract's hierarchy (its root's message)."""
 
-    __slots__ = ("cls", "ignore_unknown", "levels", "max_depth", "name", "plans", "root")
+    __slots__ = (
+        "cls", "ignore_unknown", "levels", "max_depth", "name", "own_level", "plans", "root",
+        "root_level",
+    )  # fmt: skip
 
     def __init__(self, plans: _Plans, cls: type, ignore_unknown: bool) -> None:
         self.plans = plans
@@ -55,6 +58,8 @@ class _Reader:
         self.root = model._chain(cls)[-1]
         self.name = model.info(cls).name
         self.levels: dict[type, _Level] = {}
+        self.root_level: _Level | None = None
+        self.own_level: _Level | None = None
 
     def level(self, cls: type) -> _Level:
         found = self.levels.get(cls)
@@ -68,9 +73,17 @@ class _Reader:
         if value.__class__ is not dict:
             _not_object(value, _p(path), self.name)
         values: dict[str, Any] = {}
-        final = self.level(self.root).read(value, path, depth, values)
+        root = self.root_level
+        if root is None:
+            root = self.root_level = self.level(self.root)
+        final = root.read(value, path, depth, values)
         cls = self.cls
-        if final is not cls and not issubclass(final, cls):
+        if final is cls:
+            own = self.own_level
+            if own is None:
+                own = self.own_level = self.level(cls)
+            return own.build(values, path, depth)
+        if not issubclass(final, cls):
             raise DecodeError(
                 f"{_p(path)}: a {final.__qualname__} where {cls.__qualname__} is expected "
                 f"(no {self.plans.model.info(cls).name!r} member)"
