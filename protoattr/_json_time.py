@@ -57,19 +57,20 @@ def timestamp_text(seconds: int, nanos: int) -> str:
 
 
 def timestamp_to_json(value: Any, ctx: Any = None) -> str:
-    if not isinstance(value, datetime.datetime):
+    if value.__class__ is not datetime.datetime and not isinstance(value, datetime.datetime):
         raise EncodeError(f"expected datetime, got {type(value).__name__}")
-    if value.tzinfo is not None:
-        offset = value.utcoffset()
-        if offset:
-            try:
-                value = value.astimezone(_UTC)
-            except OverflowError:
-                raise EncodeError(f"{value.isoformat()} is outside 0001..9999 in UTC") from None
-        value = value.replace(tzinfo=None)
-    text: str = value.isoformat(timespec="seconds")
-    if value.microsecond:
-        text += _fraction(value.microsecond * 1000)
+    tz = value.tzinfo
+    if tz is not None and tz is not _UTC and value.utcoffset():
+        try:
+            value = value.astimezone(_UTC)
+        except OverflowError:
+            raise EncodeError(f"{value.isoformat()} is outside 0001..9999 in UTC") from None
+    text: str = value.isoformat(timespec="seconds")[:19]  # without any offset
+    micro = value.microsecond
+    if micro:
+        if micro % 1000:
+            return f"{text}.{micro:06d}Z"
+        return f"{text}.{micro // 1000:03d}Z"
     return text + "Z"
 
 
@@ -101,8 +102,19 @@ def parse_timestamp(text: Any, path: str) -> tuple[int, int]:
 
 
 def timestamp_from_json(value: Any, path: str, ctx: Any = None) -> datetime.datetime:
-    seconds, nanos = parse_timestamp(value, path)
-    return _EPOCH + datetime.timedelta(0, seconds, nanos // 1000)
+    m = _TIMESTAMP.fullmatch(value) if isinstance(value, str) else None
+    if m is None or m.group(8) is None:  # not one, or with an offset: the general path
+        seconds, nanos = parse_timestamp(value, path)
+        return _EPOCH + datetime.timedelta(0, seconds, nanos // 1000)
+    frac = m.group(7)
+    try:
+        return datetime.datetime(
+            int(m.group(1)), int(m.group(2)), int(m.group(3)),
+            int(m.group(4)), int(m.group(5)), int(m.group(6)),
+            int(frac[:6].ljust(6, "0")) if frac else 0, _UTC,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise DecodeError(f"{path}: {_show(value)} is not a valid timestamp ({exc})") from None
 
 
 def duration_text(seconds: int, nanos: int) -> str:
