@@ -241,12 +241,23 @@ def test_top_level_surrogate() -> None:
     assert pa.from_dict(Ip, {"value": "AQIDBA=="}) == ip
 
 
-def test_proto2_groups_are_objects() -> None:
-    # the proto2 export declares a group; json_format prints it as a message field
-    pb = _pb("json_account2", Point, syntax="proto2")
-    assert pb is not None
-    obj = Account(where=Point(3, 4))
-    assert pa.to_dict(obj) == {"where": {"x": 3, "y": 4}}
+@proto_contract
+@dataclass
+class WithGroups:
+    my_where: Point | None = field(1, default=None, group=True)
+    many: list[Point] = field(2, default_factory=list, group=True)
+
+
+@pytest.mark.parametrize(
+    "obj", [WithGroups(), WithGroups(Point(1, -2), [Point(3, 4), Point()])], ids=repr
+)
+@pytest.mark.parametrize("syntax", ["proto2", "editions"])
+def test_groups_are_objects_against_the_exported_schema(obj: WithGroups, syntax: str) -> None:
+    pb = _pb(f"json_groups_{syntax}", WithGroups, syntax=syntax).WithGroups
+    message = pb.FromString(pa.serialize(obj))
+    for options in ({}, {"preserving_proto_field_name": True, "indent": None}):
+        assert pa.to_json(obj, **options) == json_format.MessageToJson(message, **options)
+    assert pa.from_json(WithGroups, json_format.MessageToJson(message)) == obj
 
 
 @proto_contract
