@@ -8,22 +8,26 @@ upb twin compiled from that export.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import decimal
 import enum
 import uuid
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Annotated
+from typing import Annotated, Any
 
 import attrs
 import pytest
 from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import protoattr as pa
 from protoattr import field, member, proto_contract
 from tests.protoc import compile_proto
 from tests.test_json import check_json
+from tests.test_json_errors import _JSON
 
 # ------------------------------------------------------------- inheritance
 
@@ -292,3 +296,42 @@ def test_a_subtype_added_after_first_use_is_read_and_written() -> None:
     model.add_subtype(Vehicle, 5, Bike)
     assert model.from_dict(Vehicle, {"wheels": 2, "Bike": {"bell": True}}) == Bike(2, True)
     assert model.to_dict(Bike(2, True)) == {"wheels": 2, "Bike": {"bell": True}}
+
+
+_KEYS = [
+    "keeper",
+    "animals",
+    "byName",
+    "star",
+    "Dog",
+    "Cat",
+    "Puppy",
+    "name",
+    "legs",
+    "balance",
+    "id",
+    "rawId",
+    "opened",
+    "perms",
+    "level",
+    "where",
+    "ip",
+    "blob",
+    "history",
+    "limits",
+    "amount",
+    "myWhere",
+    "many",
+    "good",
+    "tricks",
+]
+
+
+@settings(derandomize=True, max_examples=200)
+@given(
+    st.sampled_from([Zoo, Account, Animal, WithGroups]),
+    st.dictionaries(st.sampled_from(_KEYS), _JSON),
+)
+def test_garbled_json_only_raises_decode_error(cls: type, data: dict[str, Any]) -> None:
+    with contextlib.suppress(pa.DecodeError):
+        pa.from_dict(cls, data)
