@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+import importlib
 import json
 import math
 import re
@@ -130,9 +131,26 @@ def _plans(model: TypeModel) -> _Plans:
         with _PLANS_LOCK:
             plans = model.__dict__.get("_json_plans")
             if plans is None:
+                _load_forms()
                 plans = _Plans(model)
                 model.__dict__["_json_plans"] = plans
     return plans
+
+
+def _load_forms() -> None:
+    """Import the modules that register special forms, before the first plan is built.
+
+    The well-known types register theirs when ``protoattr._wktjson`` is imported;
+    it is imported here, at first use, rather than with this module, to stay out
+    of the import cycle between the model and the contracts it declares.
+    """
+    from . import _json_time  # noqa: F401  (datetime and timedelta)
+
+    try:
+        importlib.import_module(f"{__package__}._wktjson")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}._wktjson":
+            raise
 
 
 class _EnumNames:
