@@ -70,7 +70,7 @@ class _Reader:
     def read(self, value: Any, path: Any, depth: int) -> Any:
         if depth >= self.max_depth:
             raise DecodeError(f"{_p(path)}: nesting deeper than {self.max_depth} levels")
-        if value.__class__ is not dict:
+        if value.__class__ is not dict and not _is_object(value):
             _not_object(value, _p(path), self.name)
         values: dict[str, Any] = {}
         root = self.root_level
@@ -95,6 +95,12 @@ def _not_object(value: Any, path: str, name: str) -> None:
     if isinstance(value, _Duplicate):
         raise DecodeError(f"{_p(path)}: the key {value.key!r} is given twice")
     raise DecodeError(f"{_p(path)}: expected a JSON object for {name}, got {_show(value)}")
+
+
+def _is_object(value: Any) -> bool:
+    """A JSON object: a dict (an ``OrderedDict`` too, from ``from_dict``), but not one
+    in which the JSON text gave a key twice."""
+    return isinstance(value, dict) and not isinstance(value, _Duplicate)
 
 
 class _Duplicate(dict):  # type: ignore[type-arg]
@@ -208,7 +214,7 @@ class _Level:
         if v is None:
             return final
         sub_path = (path, key)
-        if v.__class__ is not dict:
+        if v.__class__ is not dict and not _is_object(v):
             _not_object(v, _p(sub_path), key)
         return self.reader.level(sub).read(v, sub_path, depth + 1, values)
 
@@ -287,7 +293,7 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
     if f.label is Label.REPEATED:
 
         def read_list(v: Any, path: Any, depth: int) -> list[Any]:
-            if v.__class__ is not list:
+            if v.__class__ is not list and not isinstance(v, (list, tuple)):
                 raise DecodeError(
                     f"{_p(path)}: a repeated field needs a JSON array, got {_show(v)}"
                 )
@@ -306,7 +312,7 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
         read_key = _key_reader(f.key)
 
         def read_map(v: Any, path: Any, depth: int) -> dict[Any, Any]:
-            if v.__class__ is not dict:
+            if v.__class__ is not dict and not _is_object(v):
                 if isinstance(v, _Duplicate):
                     raise DecodeError(f"{_p(path)}: the key {v.key!r} is given twice")
                 raise DecodeError(f"{_p(path)}: a map field needs a JSON object, got {_show(v)}")

@@ -284,6 +284,16 @@ def test_bytes_input_and_top_level_forms() -> None:
     assert pa.to_dict(c.Inner(5, "x")) == {"a": 5, "s": "x"}
 
 
+def test_from_dict_takes_mappings_and_tuples_as_json_format_does() -> None:
+    from collections import OrderedDict
+
+    data = OrderedDict(
+        [("text", OrderedDict([("k", OrderedDict([("a", 1)]))])), ("i32", {"1": "x"})]
+    )
+    assert pa.from_dict(c.Maps, data) == c.Maps(text={"k": c.Inner(1)}, i32={1: "x"})
+    assert pa.from_dict(c.Repeats, {"i32": (1, 2)}) == c.Repeats(i32=[1, 2])
+
+
 def test_model_methods() -> None:
     model = pa.TypeModel()
     task = c.Task(1, datetime(2020, 1, 1, tzinfo=UTC), "me", c.TaskPriority.HIGH)
