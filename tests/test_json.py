@@ -379,3 +379,10 @@ def test_timestamps_agree_with_google_both_ways(value: datetime) -> None:
 @given(interop.TIMEDELTAS)
 def test_durations_agree_with_google_both_ways(value: timedelta) -> None:
     check_json(c.Scalars(dur=value), c.kinds_pb().Scalars)
+
+
+def test_enum_names_the_exported_schema_may_prefix_are_read() -> None:
+    assert pa.from_json(c.Scalars, '{"color": "COLOR_RED"}').color is Color.RED
+    assert pa.from_json(c.Scalars, '{"color": "RED"}').color is Color.RED
+    with pytest.raises(pa.DecodeError, match=r"^Scalars\.color: 'COLOR_PURPLE' is not a value"):
+        pa.from_json(c.Scalars, '{"color": "COLOR_PURPLE"}')
