@@ -46,7 +46,11 @@ def _writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], Any]:
 
         # a placeholder that late-binds: recursive contracts refer to themselves
         def late(obj: Any) -> Any:
-            return opts.writers[cls](obj)
+            write = opts.writers[cls]
+            if write is late:  # another thread is still building it: wait for that
+                with plans.lock:
+                    write = opts.writers[cls]
+            return write(obj)
 
         opts.writers[cls] = late
         try:

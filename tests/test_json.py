@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import threading
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -386,3 +388,37 @@ def test_enum_names_the_exported_schema_may_prefix_are_read() -> None:
     assert pa.from_json(c.Scalars, '{"color": "RED"}').color is Color.RED
     with pytest.raises(pa.DecodeError, match=r"^Scalars\.color: 'COLOR_PURPLE' is not a value"):
         pa.from_json(c.Scalars, '{"color": "COLOR_PURPLE"}')
+
+
+def test_threads_racing_on_first_use_get_the_same_json() -> None:
+    forest = c.Forest("f", [c.Tree("t", c.Forest("g", [c.Tree("u")]), {"k": c.Tree("v")})])
+    expected = pa.to_json(forest)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
+    try:
+        _race(forest, expected)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _race(forest: c.Forest, expected: str) -> None:
+    for _ in range(10):
+        model = pa.TypeModel()
+        results: list[Any] = []
+        barrier = threading.Barrier(8)
+
+        def work(
+            model: pa.TypeModel = model,
+            results: list[Any] = results,
+            barrier: threading.Barrier = barrier,
+        ) -> None:
+            barrier.wait()
+            text = model.to_json(forest)
+            results.append((text, model.from_json(c.Forest, text)))
+
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert results == [(expected, forest)] * 8
