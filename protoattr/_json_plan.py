@@ -26,9 +26,9 @@ _INT64_KINDS = frozenset(
     {Kind.INT64, Kind.UINT64, Kind.SINT64, Kind.FIXED64, Kind.SFIXED64}
 )  # fmt: skip
 _FLOAT32_MAX = 3.4028234663852886e38
-#: the largest double that rounds to the largest float32 (C++'s SafeDoubleToFloat): the
-#: shortest form json_format prints for it, 3.4028235e+38, is above _FLOAT32_MAX
-_FLOAT32_ROUNDED_MAX = 3.4028235677973366e38
+#: the shortest form json_format prints for the largest float32: above _FLOAT32_MAX, so
+#: json_format's own range check refuses it; protoattr reads it (and only it) as that float
+_FLOAT32_MAX_PRINTED = 3.4028235e38
 _FLOAT_NAMES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 _INT_TEXT = re.compile(r"[-+]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")

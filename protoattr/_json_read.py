@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from ._json_plan import (
     _BASE64,
     _FLOAT32_MAX,
-    _FLOAT32_ROUNDED_MAX,
+    _FLOAT32_MAX_PRINTED,
     _FLOAT_NAMES,
     _INT_TEXT,
     _LONE_SURROGATE,
@@ -521,9 +521,9 @@ def _float_reader(single: bool) -> Callable[..., float]:
             raise DecodeError(f"{_p(path)}: expected a number, got {_show(v)}")
         if single:
             if not -_FLOAT32_MAX <= x <= _FLOAT32_MAX:
-                if not -_FLOAT32_ROUNDED_MAX <= x <= _FLOAT32_ROUNDED_MAX:
-                    raise DecodeError(f"{_p(path)}: {_show(v)} is out of range for a float")
-                return _FLOAT32_MAX if x > 0 else -_FLOAT32_MAX
+                if x == _FLOAT32_MAX_PRINTED or x == -_FLOAT32_MAX_PRINTED:
+                    return _FLOAT32_MAX if x > 0 else -_FLOAT32_MAX
+                raise DecodeError(f"{_p(path)}: {_show(v)} is out of range for a float")
             return unpack(pack(x))[0]  # type: ignore[no-any-return]
         return x  # type: ignore[no-any-return]
 

@@ -44,6 +44,7 @@ BAD: list[tuple[type, str, str]] = [
     (c.Scalars, '{"db": 1e400}', "Scalars.db: "),
     (c.Scalars, '{"fl": 1e39}', "Scalars.fl: "),
     (c.Scalars, '{"fl": -1e39}', "Scalars.fl: "),
+    (c.Scalars, '{"fl": 3.402823466385289e+38}', "Scalars.fl: "),  # just above the float32 max
     (c.Scalars, '{"inner": 1}', "Scalars.inner: "),
     (c.Scalars, '{"inner": {"a": "b"}}', "Scalars.inner.a: "),
     (c.Scalars, '{"inner": {"zz": 1}}', "Scalars.inner.zz: "),
@@ -188,6 +189,17 @@ def test_malformed_json_is_a_decode_error_with_its_position(text: str) -> None:
     assert isinstance(info.value.offset, int)
 
 
+def test_the_largest_float32_as_json_format_prints_it_is_read() -> None:
+    # json_format prints the largest float32 as 3.4028235e+38 and then refuses to read it
+    google = c.kinds_pb().Scalars(fl=3.4028234663852886e38)
+    text = json_format.MessageToJson(google)
+    assert '"fl": 3.4028235e+38' in text
+    with pytest.raises(json_format.ParseError):
+        json_format.Parse(text, c.kinds_pb().Scalars())
+    assert pa.from_json(c.Scalars, text).fl == 3.4028234663852886e38
+    assert pa.from_json(c.Scalars, '{"fl": -3.4028235e+38}').fl == -3.4028234663852886e38
+
+
 def test_invalid_utf8_is_a_decode_error() -> None:
     with pytest.raises(pa.DecodeError, match=r"not UTF-8.*\(char 7\)"):
         pa.from_json(c.Scalars, b'{"a": "\xff"}')
@@ -249,3 +261,32 @@ def test_garbled_json_only_raises_decode_error(cls: type, data: dict[str, Any]) 
     for cut in (len(text) // 2, len(text) - 1):
         with contextlib.suppress(pa.DecodeError):
             pa.from_json(cls, text[:cut])
+
+
+_FIELD_KEYS = {
+    c.Scalars: ["i32", "i64", "u32", "u64", "s64", "f64", "fl", "db", "flag", "text", "data",
+                "color", "inner", "ts", "dur", "plain"],
+    c.Repeats: ["i32", "u64", "fl", "flag", "text", "data", "color", "inner", "ts", "dur"],
+    c.Maps: ["i32", "u64", "sf64", "flag", "text", "color", "ts"],
+    c.Shape: ["name", "radius", "side", "label"],
+}  # fmt: skip
+
+
+@settings(derandomize=True, max_examples=400)
+@given(st.data())
+def test_whatever_json_format_rejects_protoattr_rejects(data: st.DataObject) -> None:
+    cls = data.draw(st.sampled_from(list(_FIELD_KEYS)), label="cls")
+    doc = data.draw(st.dictionaries(st.sampled_from(_FIELD_KEYS[cls]), _JSON), label="doc")
+    text = json.dumps(doc)
+    try:
+        google = json_format.Parse(text, _twin(cls)())
+    except json_format.ParseError:
+        with pytest.raises(pa.DecodeError):
+            pa.from_json(cls, text)
+        return
+    try:
+        ours = pa.from_json(cls, text)
+    except pa.DecodeError:
+        return  # protoattr may be stricter (see STRICTER)
+    # where both read it, they read the same values
+    assert pa.to_dict(ours) == json_format.MessageToDict(google)
