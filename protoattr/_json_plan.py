@@ -221,3 +221,12 @@ def _form_key(vt: ValueType) -> type | None:
     if vt.py_type is not None:
         return vt.py_type
     return _KIND_TYPES.get(vt.kind)
+
+
+def _wire_zero(kind: Kind) -> Any:
+    return {Kind.STRING: "", Kind.BYTES: b""}.get(kind, 0)
+
+
+def _wire_type(vt: ValueType) -> ValueType:
+    """The type a converted value travels as (Decimal -> string...)."""
+    return ValueType(vt.kind, vt.py_type, vt.closed)

@@ -1,4 +1,10 @@
-"""Reading canonical JSON: one reader per contract (see :mod:`protoattr._json`)."""
+"""Reading canonical JSON: one reader per contract (see :mod:`protoattr._json`).
+
+A reader looks each key up in its level's table (JSON name and proto name),
+reads the value with a converter specialised per kind, and builds the object
+from a precomputed fill-and-construct plan.  Error paths are nested tuples,
+rendered as text (``Order.items[3].price``) only when an error is raised.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +12,11 @@ import base64
 import binascii
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _jsonforms
 from ._contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
 from ._errors import ContractError, DecodeError
-from ._types import INT_RANGES, Kind
-
-if TYPE_CHECKING:
-    pass
-
 from ._json_plan import (
     _BASE64,
     _FLOAT32_MAX,
@@ -31,12 +32,11 @@ from ._json_plan import (
     _key_path,
     _Plans,
     _show,
-    json_name,
-)
-from ._json_write import (
     _wire_type,
     _wire_zero,
+    json_name,
 )
+from ._types import INT_RANGES, Kind
 
 # ------------------------------------------------------------------- reading
 

@@ -1,20 +1,20 @@
-"""Writing canonical JSON: one plan per contract and option set (see :mod:`protoattr._json`)."""
+"""Writing canonical JSON: one writer per contract and option set (see :mod:`protoattr._json`).
+
+A writer is a flat loop over the steps of one message level, each
+``(attribute, key, presence mode, default, converter, printed default)``; the
+converters are closures specialised per kind, built once.
+"""
 
 from __future__ import annotations
 
 import base64
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _jsonforms
 from ._contract import MISSING, FieldInfo, Label, ValueType, zero_value
 from ._errors import ContractError, EncodeError
-from ._types import INT_RANGES, Kind
-
-if TYPE_CHECKING:
-    pass
-
 from ._json_plan import (
     _INT64_KINDS,
     _PACK_D,
@@ -24,8 +24,11 @@ from ._json_plan import (
     _form_key,
     _Options,
     _Plans,
+    _wire_type,
+    _wire_zero,
     json_name,
 )
+from ._types import INT_RANGES, Kind
 
 # ------------------------------------------------------------------- writing
 
@@ -427,15 +430,6 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
 
         return write_int
     raise ContractError(f"{where}: no JSON form for {vt.describe()}")
-
-
-def _wire_zero(kind: Kind) -> Any:
-    return {Kind.STRING: "", Kind.BYTES: b""}.get(kind, 0)
-
-
-def _wire_type(vt: ValueType) -> ValueType:
-    """The type a converted value travels as (Decimal -> string...)."""
-    return ValueType(vt.kind, vt.py_type, vt.closed)
 
 
 def _shortest_float32(x: float) -> float:
