@@ -209,6 +209,21 @@ def run(min_time: float, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
+def about() -> dict[str, Any]:
+    """Versions and machine, for the record."""
+    from google.protobuf import __version__ as pb_version
+    from google.protobuf.internal import api_implementation
+
+    from benchmarks.run import machine
+
+    return {
+        "protoattr": pa.__version__,
+        "protobuf": f"{pb_version} ({api_implementation.Type()})",
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": machine(),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed loop")
@@ -217,15 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = run(args.min_time, args.repeat)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"about": about(), "rows": rows}, indent=2))
         return 0
-    from google.protobuf import __version__ as pb_version
-    from google.protobuf.internal import api_implementation
-
-    print(
-        f"protoattr {pa.__version__}, protobuf {pb_version} ({api_implementation.Type()}), "
-        f"{platform.python_implementation()} {platform.python_version()}"
-    )
+    info = about()
+    print(f"protoattr {info['protoattr']}, protobuf {info['protobuf']}, {info['python']}")
     print(f"{'workload':<9} {'op':<10} {'protoattr':>12} {'json_format':>12} {'ratio':>7}")
     for r in rows:
         print(
