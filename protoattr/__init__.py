@@ -85,6 +85,10 @@ deep_clone = default_model.deep_clone
 measure = default_model.measure
 add_surrogate = default_model.add_surrogate
 add_subtype = default_model.add_subtype
+to_json = default_model.to_json
+from_json = default_model.from_json
+to_dict = default_model.to_dict
+from_dict = default_model.from_dict
 
 __all__ = [
     "Any",
@@ -118,6 +122,8 @@ __all__ = [
     "fixed32",
     "fixed64",
     "float32",
+    "from_dict",
+    "from_json",
     "int32",
     "int64",
     "measure",
@@ -134,6 +140,8 @@ __all__ = [
     "sfixed64",
     "sint32",
     "sint64",
+    "to_dict",
+    "to_json",
     "uint32",
     "uint64",
     "wrappers",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from . import _codegen, _compiler
+from . import _codegen, _compiler, _json
 from ._contract import (
     ContractInfo,
     FieldInfo,
@@ -233,6 +233,7 @@ class TypeModel:
     def _hierarchy_changed(self, base: type) -> None:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
+            self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json)
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)
@@ -597,6 +598,68 @@ class TypeModel:
     def measure(self, obj: Any, *, type: Any = None) -> int:
         """The encoded size of ``obj`` in bytes."""
         return len(self.serialize(obj, type=type))
+
+    # -- canonical JSON (see protoattr._json) ------------------------------------
+
+    def to_json(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+        indent: int | None = 2,
+        sort_keys: bool = False,
+        ensure_ascii: bool = True,
+    ) -> str:
+        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
+        return _json.to_json(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+            indent=indent,
+            sort_keys=sort_keys,
+            ensure_ascii=ensure_ascii,
+        )
+
+    def to_dict(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+    ) -> Any:
+        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        return _json.to_dict(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+        )
+
+    @overload
+    def from_json(
+        self, cls: type[T], text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> T: ...
+    @overload
+    def from_json(
+        self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> Any: ...
+    def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
+        return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
+
+    @overload
+    def from_dict(self, cls: type[T], data: Any, *, ignore_unknown_fields: bool = False) -> T: ...
+    @overload
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
+        return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
 
     # -- errors ----------------------------------------------------------------
 

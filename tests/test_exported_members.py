@@ -33,6 +33,8 @@ EXPECTED = {
     "deserialize_items",
     "deserialize_with_length_prefix",
     "field",
+    "from_dict",
+    "from_json",
     "fixed32",
     "fixed64",
     "float32",
@@ -52,6 +54,8 @@ EXPECTED = {
     "sfixed64",
     "sint32",
     "sint64",
+    "to_dict",
+    "to_json",
     "uint32",
     "uint64",
     "wrappers",
@@ -104,5 +108,8 @@ def test_import_protoattr_does_not_import_grpc() -> None:
 
 
 def test_module_shortcuts_use_the_default_model() -> None:
-    for name in ("serialize", "deserialize", "merge", "deep_clone", "measure", "add_subtype"):
+    for name in (
+        "serialize", "deserialize", "merge", "deep_clone", "measure", "add_subtype",
+        "to_json", "from_json", "to_dict", "from_dict",
+    ):  # fmt: skip
         assert getattr(pa, name).__self__ is pa.default_model, name

@@ -1,0 +1,215 @@
+"""The canonical proto3 JSON mapping, for contracts.
+
+``to_dict``/``to_json`` turn a contract instance into the JSON Google's
+``json_format.MessageToDict``/``MessageToJson`` print for the same message
+(the message of the ``.proto`` that :meth:`TypeModel.schema` exports);
+``from_dict``/``from_json`` read what ``json_format.Parse`` reads, and reject
+what it rejects, with a :class:`DecodeError` naming the JSON path
+(``Order.items[3].price: ...``).
+
+How it works: for each contract (and each combination of printing options)
+a *plan* is built once - per field its attribute, its JSON key, how absence
+is told and a converter closure specialised for the field's kind - and
+cached per model; the per-call work is a flat loop over the plan.  Values
+with a special form (``datetime``, ``timedelta`` and the well-known types)
+go through the functions registered in :mod:`protoattr._jsonforms`.
+
+protoattr-only constructs have the form their exported schema gives them:
+a subtype is a field named after the subtype's message, holding an object
+with the subtype's own fields (``{"name": "c", "Circle": {"radius": 2.0}}``),
+exactly as the binary form nests it; ``Decimal``/``UUID``/``date`` are the
+string/bytes/int32 they travel as; a surrogate is its contract's object;
+groups are objects; unknown fields are not printed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import _json_text, _json_time, _jsonforms  # noqa: F401  (_json_time registers its forms)
+from ._contract import is_contract
+from ._convert import surrogate_for
+from ._errors import ContractError, DecodeError, EncodeError
+from ._json_plan import _Context, _Options, _Plans, _plans
+from ._json_read import _Duplicate, _plain, _reader
+from ._json_write import _writer
+
+if TYPE_CHECKING:
+    from ._model import TypeModel
+
+__all__ = ["from_dict", "from_json", "to_dict", "to_json"]
+
+
+# ------------------------------------------------------------------- entry points
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        dup = _Duplicate(d)
+        for k, _ in pairs:
+            if k in seen:
+                dup.key = k
+                break
+            seen.add(k)
+        return dup
+    return d
+
+
+def to_dict(
+    model: TypeModel,
+    obj: Any,
+    *,
+    preserving_proto_field_name: bool = False,
+    use_integers_for_enums: bool = False,
+    always_print_fields_with_no_presence: bool = False,
+) -> Any:
+    """``obj`` as the JSON value (a dict for contracts) ``json_format.MessageToDict`` makes."""
+    plans = _plans(model)
+    opts = plans.opts(
+        preserving_proto_field_name, use_integers_for_enums, always_print_fields_with_no_presence
+    )
+    write = opts.top.get(obj.__class__)
+    if write is None:
+        write = _top_writer(plans, opts, obj.__class__)
+    try:
+        return write(obj)
+    except (EncodeError, ContractError):
+        raise
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise EncodeError(f"{obj.__class__.__qualname__}: {exc}") from None
+
+
+def _top_writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], Any]:
+    """How a top-level ``cls`` is written: its special form, its surrogate's, or its own."""
+    form = _jsonforms.form_for(cls)
+    write: Callable[[Any], Any]
+    if form is not None:
+        to_form, ctx = form[0], _Context(plans, opts, False)
+
+        def write(obj: Any) -> Any:
+            return to_form(obj, ctx)
+
+    elif (sur := surrogate_for(cls)) is not None:  # a foreign type: its surrogate's JSON
+        to_surrogate, contract = sur.to_surrogate, sur.contract
+
+        def write(obj: Any) -> Any:
+            return _writer(plans, opts, contract)(to_surrogate(obj))
+
+    elif is_contract(cls):
+        write = _writer(plans, opts, cls)
+    else:
+        raise EncodeError(f"{cls.__qualname__} is not a contract")
+    opts.top[cls] = write
+    return write
+
+
+def to_json(
+    model: TypeModel,
+    obj: Any,
+    *,
+    preserving_proto_field_name: bool = False,
+    use_integers_for_enums: bool = False,
+    always_print_fields_with_no_presence: bool = False,
+    indent: int | None = 2,
+    sort_keys: bool = False,
+    ensure_ascii: bool = True,
+) -> str:
+    """``obj`` as JSON text, byte for byte what ``json_format.MessageToJson`` writes."""
+    data = to_dict(
+        model,
+        obj,
+        preserving_proto_field_name=preserving_proto_field_name,
+        use_integers_for_enums=use_integers_for_enums,
+        always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+    )
+    return _json_text.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+
+
+def from_dict(model: TypeModel, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
+    """An instance of ``cls`` read from a JSON value (what ``json.loads`` returns)."""
+    plans = _plans(model)
+    read = plans.top.get((cls, ignore_unknown_fields))
+    if read is None:
+        read = _top_reader(plans, cls, ignore_unknown_fields)
+    return read(data)
+
+
+def _top_reader(plans: _Plans, cls: Any, ignore_unknown: bool) -> Callable[[Any], Any]:
+    """How a top-level ``cls`` is read: its special form, its surrogate's, or its own."""
+    if not isinstance(cls, type):
+        raise ContractError(f"{cls!r} is not a contract class")
+    form = _jsonforms.form_for(cls)
+    name = plans.model.info(cls).name if is_contract(cls) else cls.__qualname__
+    read: Callable[[Any], Any]
+    if form is not None:
+        from_form, ctx = form[1], _Context(plans, None, ignore_unknown)
+
+        def read(data: Any) -> Any:
+            return from_form(_plain(data, name), name, ctx)
+
+    elif not is_contract(cls) and (sur := surrogate_for(cls)) is not None:
+        inner = _top_reader(plans, sur.contract, ignore_unknown)
+        from_surrogate = sur.from_surrogate
+
+        def read(data: Any) -> Any:
+            value = inner(data)
+            try:
+                return from_surrogate(value)
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                raise DecodeError(f"{name}: {exc}") from None
+
+    else:
+        reader = _reader(plans, cls, ignore_unknown)
+
+        def read(data: Any) -> Any:
+            try:
+                return reader.read(data, name, 0)
+            except (DecodeError, ContractError):
+                raise
+            except RecursionError:
+                raise DecodeError(f"{name}: nested too deeply") from None
+            except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError) as exc:
+                raise DecodeError(f"{name}: {exc}") from None
+
+    plans.top[(cls, ignore_unknown)] = read
+    return read
+
+
+def from_json(
+    model: TypeModel,
+    cls: Any,
+    text: str | bytes | bytearray,
+    *,
+    ignore_unknown_fields: bool = False,
+) -> Any:
+    """An instance of ``cls`` read from JSON text (``str``, or UTF-8 ``bytes``)."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _positioned(f"JSON text is not UTF-8: {exc.reason}", exc.start) from None
+        except TypeError:
+            raise TypeError(f"from_json takes str or bytes, not {type(text).__name__}") from None
+    try:
+        data = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise _positioned(
+            f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", exc.pos
+        ) from None
+    except RecursionError:
+        raise DecodeError("malformed JSON: nested too deeply") from None
+    return from_dict(model, cls, data, ignore_unknown_fields=ignore_unknown_fields)
+
+
+#: one decoder for every call (``json.loads`` with a hook would build one per call)
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_pairs)
+
+
+def _positioned(message: str, pos: int) -> DecodeError:
+    exc = DecodeError(f"{message} (char {pos})")
+    exc.offset = pos
+    return exc

@@ -1,0 +1,232 @@
+"""What the JSON codec shares: option sets, per-model plan caches, enum names, the
+context special forms get, and the rules of names and numbers both directions use."""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import importlib
+import json
+import math
+import re
+import struct
+import threading
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ._contract import ValueType
+from ._types import Kind
+
+if TYPE_CHECKING:
+    from ._json_read import _Reader
+    from ._model import TypeModel
+
+_INT64_KINDS = frozenset(
+    {Kind.INT64, Kind.UINT64, Kind.SINT64, Kind.FIXED64, Kind.SFIXED64}
+)  # fmt: skip
+_FLOAT32_MAX = 3.4028234663852886e38
+#: the shortest form json_format prints for the largest float32: above _FLOAT32_MAX, so
+#: json_format's own range check refuses it; protoattr reads it (and only it) as that float
+_FLOAT32_MAX_PRINTED = 3.4028235e38
+_FLOAT_NAMES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+_INT_TEXT = re.compile(r"[-+]?[0-9]+")
+_NUMBER_TEXT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_BASE64 = re.compile(r"[A-Za-z0-9+/\-_]*={0,2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_PACK_F = struct.Struct("<f")
+_PACK_D = struct.Struct("<d")
+#: the Python type whose special form a kind without a class of its own uses
+_KIND_TYPES: dict[Kind, type] = {
+    Kind.TIMESTAMP: datetime.datetime,
+    Kind.DURATION: datetime.timedelta,
+}
+
+
+def json_name(proto_name: str) -> str:
+    """protoc's ``json_name``: underscores dropped, the letter after each upper-cased."""
+    out: list[str] = []
+    upper = False
+    for ch in proto_name:
+        if ch == "_":
+            upper = True
+        elif upper:
+            out.append(ch.upper())
+            upper = False
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a JSON value for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _key_path(path: str, key: str) -> str:
+    return f"{path}.{key}" if _IDENT.fullmatch(key) else f"{path}[{json.dumps(key)}]"
+
+
+_IDENT = re.compile(r"[A-Za-z_@][A-Za-z0-9_]*")
+
+
+# ------------------------------------------------------------------- options
+
+
+class _Options:
+    """One combination of printing options, and the plans built for it."""
+
+    __slots__ = ("always", "enum_ints", "proto_names", "top", "writers")
+
+    def __init__(self, proto_names: bool, enum_ints: bool, always: bool) -> None:
+        self.proto_names = proto_names
+        self.enum_ints = enum_ints
+        self.always = always
+        self.writers: dict[type, Callable[[Any], Any]] = {}
+        self.top: dict[type, Callable[[Any], Any]] = {}  # top-level values, forms included
+
+
+class _Plans:
+    """Everything JSON a model has built: writers per option set, readers."""
+
+    def __init__(self, model: TypeModel) -> None:
+        self.model_ref = weakref.ref(model)
+        self.options: dict[tuple[bool, bool, bool], _Options] = {}
+        self.readers: dict[tuple[type, bool], _Reader] = {}
+        self.top: dict[tuple[Any, bool], Callable[[Any], Any]] = {}  # top-level readers
+        self.enums: dict[type, _EnumNames] = {}
+        self.lock = threading.RLock()
+
+    @property
+    def model(self) -> TypeModel:
+        model = self.model_ref()
+        assert model is not None
+        return model
+
+    def opts(self, proto_names: bool, enum_ints: bool, always: bool) -> _Options:
+        key = (proto_names, enum_ints, always)
+        found = self.options.get(key)
+        if found is None:
+            found = self.options.setdefault(key, _Options(*key))
+        return found
+
+    def enum_names(self, enum_cls: type) -> _EnumNames:
+        found = self.enums.get(enum_cls)
+        if found is None:
+            found = self.enums.setdefault(enum_cls, _EnumNames(enum_cls))
+        return found
+
+
+_PLANS_LOCK = threading.Lock()
+
+
+def _plans(model: TypeModel) -> _Plans:
+    """The model's JSON plans, kept on the model itself (``_json_plans``)."""
+    plans: _Plans | None = model.__dict__.get("_json_plans")
+    if plans is None:
+        with _PLANS_LOCK:
+            plans = model.__dict__.get("_json_plans")
+            if plans is None:
+                _load_forms()
+                plans = _Plans(model)
+                model.__dict__["_json_plans"] = plans
+    return plans
+
+
+def _load_forms() -> None:
+    """Import the modules that register special forms, before the first plan is built.
+
+    The well-known types register theirs when ``protoattr._wktjson`` is imported;
+    it is imported here, at first use, rather than with this module, to stay out
+    of the import cycle between the model and the contracts it declares.
+    """
+    from . import _json_time  # noqa: F401  (datetime and timedelta)
+
+    try:
+        importlib.import_module(f"{__package__}._wktjson")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}._wktjson":
+            raise
+
+
+class _EnumNames:
+    """An enum's JSON names: the member names, plus the names schema export may use."""
+
+    def __init__(self, enum_cls: type) -> None:
+        members: dict[str, Any] = dict(enum_cls.__members__)  # type: ignore[attr-defined]
+        self.cls = enum_cls
+        self.is_flag = issubclass(enum_cls, enum.Flag)
+        self.name_of: dict[int, str] = {}
+        self.by_name: dict[str, Any] = {}
+        self.by_number: dict[int, Any] = {}
+        for name, member in members.items():
+            number = int(member.value)
+            self.name_of.setdefault(number, name)
+            self.by_number.setdefault(number, member)
+            self.by_name[name] = member
+        # schema export prefixes colliding value names with UPPER_SNAKE(enum name)_ and
+        # adds <ENUM>_UNSPECIFIED = 0 where no member is zero: accept those spellings too
+        prefix = re.sub(
+            r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", enum_cls.__name__
+        ).upper()
+        for name, member in members.items():
+            if not name.startswith(prefix + "_"):
+                self.by_name.setdefault(f"{prefix}_{name}", member)
+        if 0 not in self.by_number:
+            zero: Any = enum_cls(0) if self.is_flag else 0
+            self.by_name.setdefault(f"{prefix}_UNSPECIFIED", zero)
+            if enum_cls not in _closed_enums():
+                self.name_of[0] = f"{prefix}_UNSPECIFIED"
+
+
+def _closed_enums() -> Any:
+    from ._contract import _CLOSED_ENUMS
+
+    return _CLOSED_ENUMS
+
+
+# ------------------------------------------------------------------- context
+
+
+class _Context:
+    """The :class:`~protoattr._jsonforms.JsonContext` special forms are called with."""
+
+    __slots__ = ("ignore_unknown", "model", "opts", "plans")
+
+    def __init__(self, plans: _Plans, opts: _Options | None, ignore_unknown: bool) -> None:
+        self.plans = plans
+        self.model = plans.model
+        self.opts = opts
+        self.ignore_unknown = ignore_unknown
+
+    def message_to_json(self, obj: object) -> Any:
+        from ._json_write import _writer
+
+        opts = self.opts or self.plans.opts(False, False, False)
+        return _writer(self.plans, opts, obj.__class__)(obj)
+
+    def message_from_json(self, cls: type, value: Any, path: str) -> Any:
+        from ._json_read import _reader
+
+        return _reader(self.plans, cls, self.ignore_unknown).read(value, path, 0)
+
+
+def _form_key(vt: ValueType) -> type | None:
+    if vt.domain is not None:
+        return vt.domain
+    if vt.py_type is not None:
+        return vt.py_type
+    return _KIND_TYPES.get(vt.kind)
+
+
+def _wire_zero(kind: Kind) -> Any:
+    return {Kind.STRING: "", Kind.BYTES: b""}.get(kind, 0)
+
+
+def _wire_type(vt: ValueType) -> ValueType:
+    """The type a converted value travels as (Decimal -> string...)."""
+    return ValueType(vt.kind, vt.py_type, vt.closed)
