@@ -160,7 +160,8 @@ def test_reference_documents_module_functions_as_functions(reference_html: str) 
     assert "= default_model." not in text
     for name in ("serialize", "deserialize", "merge", "measure", "add_subtype"):
         assert f'id="protoattr.{name}"' in reference_html, name
-    assert "serialize(obj: Any, *, type: Any = None) -> bytes" in text
+    signature = "serialize(obj: Any, *, type: Any = None, deterministic: bool = False) -> bytes"
+    assert signature in re.sub(r"\(\s+", "(", re.sub(r",\s+", ", ", text)).replace(", )", ")")
     assert "Encode obj (or a list with type=list[T]) to bytes." in text
 
 

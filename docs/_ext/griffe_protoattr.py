@@ -100,6 +100,8 @@ class ProtoattrReference(griffe.Extension):
         model = pkg["TypeModel"]
         model = model.final_target if isinstance(model, griffe.Alias) else model
         for name, member in list(pkg.members.items()):
+            if name.startswith("_"):  # private imports (aliases griffe cannot resolve)
+                continue
             bound = str(getattr(member, "value", "")) == f"default_model.{name}"
             if isinstance(member, griffe.Attribute) and bound:
                 method = model.members.get(name)
