@@ -73,6 +73,7 @@ class CodecContext:
     parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
     chain_of: Callable[[type], list[type]]  # the class, its base, ..., the hierarchy's root
     children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
+    max_messages: int | None = None  # messages one decode may build (None: no bound)
 
 
 class _Source:
@@ -110,6 +111,7 @@ class _Generator:
         self.ns: dict[str, Any] = {
             "_varint": _wire.encode_varint,
             "_rv": _wire.read_varint,
+            "_rtag": _wire.read_tag,
             "_s32": _wire.signed32,
             "_skip": _runtime.skip_field,
             "_decode_error": _runtime.decode_error,
@@ -318,7 +320,9 @@ class _Generator:
         if kind in (Kind.FLOAT, Kind.DOUBLE):
             fmt, size = _FIXED[kind]
             packer = self.const(_PACK[fmt], "pack_" + fmt)
-            src(f"b = {packer}(v)")
+            src(f"b = {packer}(v)" + (" if v == v else _f32nan_pack(v)" if kind is Kind.FLOAT else ""))
+            if kind is Kind.FLOAT:
+                self.ns["_f32nan_pack"] = _wire.pack_float32_nan
             try:
                 dbytes = struct.pack("<" + fmt, default)
             except (struct.error, TypeError):
@@ -440,6 +444,10 @@ class _Generator:
             if kind in INT_RANGES:
                 self._range_check(src, kind, var, where)
             src(f"{buf}.append({self.tag_literal(tag, wire_type(kind))})")
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
+                self.ns["_f32nan_pack"] = _wire.pack_float32_nan
+                src(f"{buf}.append({packer}({var}) if {var} == {var} else _f32nan_pack({var}))")
+                return
             src(f"{buf}.append({packer}({var}))")
             return
         if kind is Kind.STRING:
@@ -486,6 +494,11 @@ class _Generator:
                 )
                 src.dedent()
             src(f"p = _spack('<%d{fmt}' % len(v), *v)")
+            if kind is Kind.FLOAT:  # a NaN among them (the sum is NaN too) keeps its bits
+                self.ns["_f32s_pack"] = _wire.pack_float32s
+                src("if (s := sum(v)) != s:")
+                src.indent()("p = _f32s_pack(v)")
+                src.dedent()
         elif kind is Kind.BOOL:
             src("p = bytes(v)")
             src("if p.translate(None, b'\\x00\\x01'):")
@@ -535,6 +548,13 @@ class _Generator:
         src(f"if depth > {maxd}:")
         src.indent()(f"raise _too_deep({self.qual!r}, {maxd}, pos)")
         src.dedent()
+        if self.ctx.max_messages is not None:  # the model bounds what one decode may build
+            self.ns["_budget"] = _runtime.BUDGET
+            self.ns["_too_many"] = _runtime.too_many_messages
+            src("_budget.left -= 1")
+            src("if _budget.left < 0:")
+            src.indent()(f"raise _too_many({self.qual!r}, {self.ctx.max_messages}, pos)")
+            src.dedent()
         if hier:
             src("cls_ = _cls  # the class to build: the deepest subtype present")
         src("if base is None:")
@@ -632,7 +652,7 @@ class _Generator:
             src("tag = buf[pos]")
             src("pos += 1")
             src("if tag >= 128:")
-            src.indent()("tag, pos = _rv(buf, pos - 1)")
+            src.indent()("tag, pos = _rtag(buf, pos - 1)")
             src.dedent()
             keyword = "if"
             for f in fields:
@@ -658,6 +678,10 @@ class _Generator:
                     src.indent()(f"cls_ = {level_name}")
                     src.dedent()
                     self._level_body(src, sub, sub_end, nesting + 1)
+                    # the level's last value must end exactly where its length said
+                    src(f"if pos != {sub_end}:")
+                    src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
+                    src.dedent()
             skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             if keyword == "if":
                 src(skip)
@@ -811,6 +835,8 @@ class _Generator:
         at = f"pos + {skip}" if skip else "pos"
         lines: list[str] = []
         if kind in _VARINT_KINDS:
+            if vt.closed and unknown is not None and end == "pe":
+                lines.append("p0 = pos  # an unknown number is kept as sent, all 64 bits")
             lines += [
                 f"x = buf[{at}]",
                 "if x < 128:",
@@ -828,13 +854,17 @@ class _Generator:
                     lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
                     if unknown is not None and end == "pe":  # packed: re-encode singly
                         self.ns["_closed_unknown"] = _runtime.closed_enum_unknown
-                        lines += ["else:", f"    {unknown} += _closed_unknown({tag}, x)"]
+                        lines += [
+                            "else:",
+                            f"    {unknown} += _closed_unknown({tag}, _rv(buf, p0)[0])",
+                        ]
                     elif unknown is not None:
                         lines += ["else:", f"    {unknown} += buf[t0:pos]"]
                     return lines
                 if vt.decode_with is not None:  # IntFlag: any combination is a value
                     members = self.const(vt.decode_with, "flag")
-                    lines.append(store.format(f"{members}(x)"))
+                    # negative numbers are no combination of flags: kept as plain ints
+                    lines.append(store.format(f"{members}(x) if x >= 0 else x"))
                 else:
                     lines.append(store.format(f"{members}.get(x, x)"))
                 return lines
@@ -843,6 +873,11 @@ class _Generator:
         if kind in _FIXED:
             fmt, size = _FIXED[kind]
             unpack = self.const(_UNPACK[fmt], "unpack_" + fmt)
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
+                self.ns["_f32nan"] = _wire.float32_nan
+                lines += [f"x = {unpack}(buf, {at})[0]", "if x != x:", f"    x = _f32nan(buf, {at})"]
+                lines += [store.format("x"), f"pos += {size + skip}"]
+                return lines
             lines += [store.format(f"{unpack}(buf, {at})[0]"), f"pos += {size + skip}"]
             return lines
         if kind is Kind.MESSAGE and group:
@@ -854,7 +889,7 @@ class _Generator:
             lines += [
                 f"e, after = _group_end(buf, pos, {end}, {_wire.make_tag(tag, 3)}, depth, "
                 f"{self.ctx.max_depth})",
-                store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"),
+                store.format(self._nested(vt, codec, merge)),
                 "pos = after",
             ]
             return lines
@@ -869,15 +904,29 @@ class _Generator:
             if vt.encode_with is not None and merge is not None:  # merge into the surrogate
                 to_wire = self.const(vt.encode_with, "to_wire")
                 merge = f"(None if {merge} is None else {to_wire}({merge}))"
-            lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
+            lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
-            lines.append(store.format(f"_dec_ts(buf, pos, e, {merge})"))
+            lines.append(
+                store.format(f"_dec_ts(buf, pos, e, {merge}, depth + 1, {self.ctx.max_depth})")
+            )
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
-            lines.append(store.format(f"_dec_dur(buf, pos, e, {merge})"))
+            lines.append(
+                store.format(f"_dec_dur(buf, pos, e, {merge}, depth + 1, {self.ctx.max_depth})")
+            )
         lines.append("pos = e")
         return lines
+
+    def _nested(self, vt: ValueType, codec: str, merge: str | None) -> str:
+        """The expression decoding a nested message ``buf[pos:e]`` (merged into ``merge``)."""
+        value = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
+        assert vt.py_type is not None
+        if merge is not None and self.ctx.parent_of(vt.py_type) is not None:
+            # merging into a subtype-typed value must not turn it into a sibling subtype
+            self.ns["_of_subtype"] = _runtime.of_subtype
+            value = f"_of_subtype({value}, {self.const(vt.py_type, 'level')}, e)"
+        return value
 
     def _decode_packed(self, f: FieldInfo, end: str, unknown: str | None, skip: int) -> list[str]:
         kind = f.value.kind
@@ -890,8 +939,16 @@ class _Generator:
                 f"if n % {size}:",
                 f"    raise _truncated({self.qual!r}, pos, e)",
                 f"{target}.extend(_sunpack('<%d{fmt}' % (n // {size}), buf, pos))",
-                "pos = e",
             ]
+            if kind is Kind.FLOAT:  # a NaN among them (the sum is NaN too) keeps its bits
+                self.ns["_f32nans"] = _wire.float32_nans
+                lines[-1] = f"xs = _sunpack('<%d{fmt}' % (n // {size}), buf, pos)"
+                lines += [
+                    "if (s := sum(xs)) != s:",
+                    "    xs = _f32nans(xs, buf, pos)",
+                    f"{target}.extend(xs)",
+                ]
+            lines.append("pos = e")
             return lines
         lines += ["pe = e", "while pos < pe:"]
         lines += [
@@ -916,7 +973,7 @@ class _Generator:
         else:
             lines.append(f"y = {self._zero_literal(f.value)}")
         lines.append("while pos < me:")
-        body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rv(buf, pos - 1)"]
+        body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rtag(buf, pos - 1)"]
         ktag = _wire.make_tag(1, wire_type(f.key.kind))
         vtag = _wire.make_tag(2, wire_type(f.value.kind))
         body.append(f"if t == {ktag}:")

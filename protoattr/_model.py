@@ -34,7 +34,14 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
 from ._fields import field
-from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
+from ._runtime import (
+    BUDGET,
+    decode_message_list,
+    get_unknown,
+    set_unknown,
+    too_deep_for_python,
+    unknown_key,
+)
 from ._wire import encode_varint, prefix_table
 
 __all__ = ["Codec", "TypeModel", "default_model"]
@@ -101,12 +108,18 @@ class TypeModel:
     """Contracts, their generated codecs, and the operations over them.
 
     ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
+    ``max_messages`` bounds how many messages one decode may build (``None``: no
+    bound), so that a small hostile input cannot make a server build millions of
+    empty messages (see "Hostile input" in docs/errors.md).
     """
 
-    def __init__(self, *, max_depth: int = 100) -> None:
+    def __init__(self, *, max_depth: int = 100, max_messages: int | None = None) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
+        if max_messages is not None and max_messages < 1:
+            raise ValueError("max_messages must be at least 1 (or None)")
         self.max_depth = max_depth
+        self.max_messages = max_messages
         self._codecs: dict[type, Codec] = {}
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
@@ -122,6 +135,7 @@ class TypeModel:
             parent_of=self._parent_of,
             chain_of=self._chain,
             children_of=self._children_of,
+            max_messages=max_messages,
         )
 
     # -- registration and compilation ---------------------------------------
@@ -411,16 +425,31 @@ class TypeModel:
     def deserialize(self, cls: Any, data: Buffer) -> Any:
         """Decode ``data`` as ``cls`` (or ``list[T]``, a repeated field 1)."""
         codec = self._codecs.get(cls)  # a lazy codec compiles on first call
-        if codec is None:
+        if codec is None or self.max_messages is not None:
             return self._deserialize_slow(cls, data)
         buf = data if data.__class__ is bytes else bytes(data)
-        return codec.decode(buf, 0, len(buf), 0, None)
+        try:
+            return codec.decode(buf, 0, len(buf), 0, None)
+        except RecursionError:
+            raise too_deep_for_python(self.max_depth) from None
 
     def _deserialize_slow(self, cls: Any, data: Buffer) -> Any:
-        """First use of ``cls``, or a top-level ``list[T]``."""
+        """First use of ``cls``, a top-level ``list[T]``, or a model with ``max_messages``."""
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
-        return codec.decode(buf, 0, len(buf), 0, None)
+        return self._decode(codec, buf, None)
+
+    def _decode(self, codec: Any, buf: bytes, base: Any) -> Any:
+        """Run a top-level decode: the message budget set, Python's recursion limit caught."""
+        previous = BUDGET.left  # a decode may run inside another (a surrogate's converter)
+        if self.max_messages is not None:
+            BUDGET.left = self.max_messages
+        try:
+            return codec.decode(buf, 0, len(buf), 0, base)
+        except RecursionError:
+            raise too_deep_for_python(self.max_depth) from None
+        finally:
+            BUDGET.left = previous
 
     def serialize_to(self, stream: IO[bytes], obj: Any, *, type: Any = None) -> None:
         """Write ``obj``'s encoding to a binary stream (nothing is written on error)."""
@@ -439,7 +468,7 @@ class TypeModel:
         """
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._compiled_codec(obj.__class__)
-        merged = codec.decode(buf, 0, len(buf), 0, obj)
+        merged = self._decode(codec, buf, obj)
         if codec.info.frozen or merged.__class__ is not obj.__class__:
             return merged  # type: ignore[no-any-return]
         chain = self._chain(obj.__class__)
