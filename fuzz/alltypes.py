@@ -43,7 +43,7 @@ class proto3ForeignMessage:
 @dataclass
 class proto3NestedMessage:
     a: pa.int32 = field(1, default=0)
-    corecursive: Optional["TestAllTypesProto3"] = field(2, default=None)
+    corecursive: Optional[TestAllTypesProto3] = field(2, default=None)
 
 
 @proto_contract
@@ -64,11 +64,11 @@ class TestAllTypesProto3:
     optional_bool: bool = field(13, default=False)
     optional_string: str = field(14, default="")
     optional_bytes: bytes = field(15, default=b"")
-    optional_nested_message: Optional["proto3NestedMessage"] = field(18, default=None)
-    optional_foreign_message: Optional["proto3ForeignMessage"] = field(19, default=None)
+    optional_nested_message: Optional[proto3NestedMessage] = field(18, default=None)
+    optional_foreign_message: Optional[proto3ForeignMessage] = field(19, default=None)
     optional_nested_enum: proto3NestedEnum = field(21, default=proto3NestedEnum.FOO)
     optional_foreign_enum: proto3ForeignEnum = field(22, default=proto3ForeignEnum.FOREIGN_FOO)
-    recursive_message: Optional["TestAllTypesProto3"] = field(27, default=None)
+    recursive_message: Optional[TestAllTypesProto3] = field(27, default=None)
     repeated_int32: list[pa.int32] = field(31, default_factory=list)
     repeated_int64: list[int] = field(32, default_factory=list)
     repeated_uint32: list[pa.uint32] = field(33, default_factory=list)
@@ -84,8 +84,8 @@ class TestAllTypesProto3:
     repeated_bool: list[bool] = field(43, default_factory=list)
     repeated_string: list[str] = field(44, default_factory=list)
     repeated_bytes: list[bytes] = field(45, default_factory=list)
-    repeated_nested_message: list["proto3NestedMessage"] = field(48, default_factory=list)
-    repeated_foreign_message: list["proto3ForeignMessage"] = field(49, default_factory=list)
+    repeated_nested_message: list[proto3NestedMessage] = field(48, default_factory=list)
+    repeated_foreign_message: list[proto3ForeignMessage] = field(49, default_factory=list)
     repeated_nested_enum: list[proto3NestedEnum] = field(51, default_factory=list)
     repeated_foreign_enum: list[proto3ForeignEnum] = field(52, default_factory=list)
     packed_int32: list[pa.int32] = field(75, default_factory=list, packed=True)
@@ -131,12 +131,12 @@ class TestAllTypesProto3:
     map_bool_bool: dict[bool, bool] = field(68, default_factory=dict)
     map_string_string: dict[str, str] = field(69, default_factory=dict)
     map_string_bytes: dict[str, bytes] = field(70, default_factory=dict)
-    map_string_nested_message: dict[str, "proto3NestedMessage"] = field(71, default_factory=dict)
-    map_string_foreign_message: dict[str, "proto3ForeignMessage"] = field(72, default_factory=dict)
+    map_string_nested_message: dict[str, proto3NestedMessage] = field(71, default_factory=dict)
+    map_string_foreign_message: dict[str, proto3ForeignMessage] = field(72, default_factory=dict)
     map_string_nested_enum: dict[str, proto3NestedEnum] = field(73, default_factory=dict)
     map_string_foreign_enum: dict[str, proto3ForeignEnum] = field(74, default_factory=dict)
     oneof_uint32: Optional[pa.uint32] = field(111, default=None, oneof="oneof_field")
-    oneof_nested_message: Optional["proto3NestedMessage"] = field(
+    oneof_nested_message: Optional[proto3NestedMessage] = field(
         112, default=None, oneof="oneof_field"
     )
     oneof_string: Optional[str] = field(113, default=None, oneof="oneof_field")
@@ -309,7 +309,7 @@ class proto2ForeignMessage:
 @dataclass
 class proto2NestedMessage:
     a: Optional[pa.int32] = field(1, default=None)
-    corecursive: Optional["TestAllTypesProto2"] = field(2, default=None)
+    corecursive: Optional[TestAllTypesProto2] = field(2, default=None)
 
 
 @proto_contract(name="Data")
@@ -337,11 +337,11 @@ class TestAllTypesProto2:
     optional_bool: Optional[bool] = field(13, default=None)
     optional_string: Optional[str] = field(14, default=None)
     optional_bytes: Optional[bytes] = field(15, default=None)
-    optional_nested_message: Optional["proto2NestedMessage"] = field(18, default=None)
-    optional_foreign_message: Optional["proto2ForeignMessage"] = field(19, default=None)
+    optional_nested_message: Optional[proto2NestedMessage] = field(18, default=None)
+    optional_foreign_message: Optional[proto2ForeignMessage] = field(19, default=None)
     optional_nested_enum: Optional[proto2NestedEnum] = field(21, default=None)
     optional_foreign_enum: Optional[proto2ForeignEnum] = field(22, default=None)
-    recursive_message: Optional["TestAllTypesProto2"] = field(27, default=None)
+    recursive_message: Optional[TestAllTypesProto2] = field(27, default=None)
     repeated_int32: list[pa.int32] = field(31, default_factory=list, packed=False)
     repeated_int64: list[int] = field(32, default_factory=list, packed=False)
     repeated_uint32: list[pa.uint32] = field(33, default_factory=list, packed=False)
@@ -357,8 +357,8 @@ class TestAllTypesProto2:
     repeated_bool: list[bool] = field(43, default_factory=list, packed=False)
     repeated_string: list[str] = field(44, default_factory=list)
     repeated_bytes: list[bytes] = field(45, default_factory=list)
-    repeated_nested_message: list["proto2NestedMessage"] = field(48, default_factory=list)
-    repeated_foreign_message: list["proto2ForeignMessage"] = field(49, default_factory=list)
+    repeated_nested_message: list[proto2NestedMessage] = field(48, default_factory=list)
+    repeated_foreign_message: list[proto2ForeignMessage] = field(49, default_factory=list)
     repeated_nested_enum: list[proto2NestedEnum] = field(51, default_factory=list, packed=False)
     repeated_foreign_enum: list[proto2ForeignEnum] = field(52, default_factory=list, packed=False)
     packed_int32: list[pa.int32] = field(75, default_factory=list, packed=True)
@@ -404,12 +404,12 @@ class TestAllTypesProto2:
     map_bool_bool: dict[bool, bool] = field(68, default_factory=dict)
     map_string_string: dict[str, str] = field(69, default_factory=dict)
     map_string_bytes: dict[str, bytes] = field(70, default_factory=dict)
-    map_string_nested_message: dict[str, "proto2NestedMessage"] = field(71, default_factory=dict)
-    map_string_foreign_message: dict[str, "proto2ForeignMessage"] = field(72, default_factory=dict)
+    map_string_nested_message: dict[str, proto2NestedMessage] = field(71, default_factory=dict)
+    map_string_foreign_message: dict[str, proto2ForeignMessage] = field(72, default_factory=dict)
     map_string_nested_enum: dict[str, proto2NestedEnum] = field(73, default_factory=dict)
     map_string_foreign_enum: dict[str, proto2ForeignEnum] = field(74, default_factory=dict)
     oneof_uint32: Optional[pa.uint32] = field(111, default=None, oneof="oneof_field")
-    oneof_nested_message: Optional["proto2NestedMessage"] = field(
+    oneof_nested_message: Optional[proto2NestedMessage] = field(
         112, default=None, oneof="oneof_field"
     )
     oneof_string: Optional[str] = field(113, default=None, oneof="oneof_field")
@@ -419,7 +419,7 @@ class TestAllTypesProto2:
     oneof_float: Optional[pa.float32] = field(117, default=None, oneof="oneof_field")
     oneof_double: Optional[float] = field(118, default=None, oneof="oneof_field")
     oneof_enum: Optional[proto2NestedEnum] = field(119, default=None, oneof="oneof_field")
-    data: Optional["proto2Data"] = field(201, default=None, group=True)
+    data: Optional[proto2Data] = field(201, default=None, group=True)
     optional_duration: Optional[timedelta] = field(301, default=None)
     optional_timestamp: Optional[datetime] = field(302, default=None)
     repeated_duration: list[timedelta] = field(311, default_factory=list)

@@ -320,9 +320,11 @@ class _Generator:
         if kind in (Kind.FLOAT, Kind.DOUBLE):
             fmt, size = _FIXED[kind]
             packer = self.const(_PACK[fmt], "pack_" + fmt)
-            src(f"b = {packer}(v)" + (" if v == v else _f32nan_pack(v)" if kind is Kind.FLOAT else ""))
-            if kind is Kind.FLOAT:
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
                 self.ns["_f32nan_pack"] = _wire.pack_float32_nan
+                src(f"b = {packer}(v) if v == v else _f32nan_pack(v)")
+            else:
+                src(f"b = {packer}(v)")
             try:
                 dbytes = struct.pack("<" + fmt, default)
             except (struct.error, TypeError):
@@ -875,7 +877,8 @@ class _Generator:
             unpack = self.const(_UNPACK[fmt], "unpack_" + fmt)
             if kind is Kind.FLOAT:  # a NaN keeps its bits
                 self.ns["_f32nan"] = _wire.float32_nan
-                lines += [f"x = {unpack}(buf, {at})[0]", "if x != x:", f"    x = _f32nan(buf, {at})"]
+                lines += [f"x = {unpack}(buf, {at})[0]", "if x != x:"]
+                lines.append(f"    x = _f32nan(buf, {at})")
                 lines += [store.format("x"), f"pos += {size + skip}"]
                 return lines
             lines += [store.format(f"{unpack}(buf, {at})[0]"), f"pos += {size + skip}"]

@@ -198,7 +198,14 @@ def _read_seconds_nanos(
 
 
 def _seconds_nanos_after(
-    buf: bytes, pos: int, end: int, previous: Any, encode: Any, what: str, depth: int, max_depth: int
+    buf: bytes,
+    pos: int,
+    end: int,
+    previous: Any,
+    encode: Any,
+    what: str,
+    depth: int,
+    max_depth: int,
 ) -> tuple[int, int]:
     """Seconds and nanos of a Timestamp/Duration body, merged into ``previous``'s (if any):
     a well-known message seen twice merges field by field, as any message does."""

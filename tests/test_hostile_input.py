@@ -200,7 +200,8 @@ def _nest(levels: int, inner: bytes) -> bytes:
 
 @pytest.mark.parametrize("tag", [2, 3])
 @pytest.mark.parametrize(
-    ("levels", "groups"), [(0, 99), (0, 100), (50, 49), (50, 50), (98, 1), (98, 2), (99, 0), (99, 1), (100, 0)]
+    ("levels", "groups"),
+    [(0, 99), (0, 100), (50, 49), (50, 50), (98, 1), (98, 2), (99, 0), (99, 1), (100, 0)],
 )
 def test_depth_counts_inside_timestamp_and_duration_like_upb(
     protoc: Any, tag: int, levels: int, groups: int
@@ -313,7 +314,9 @@ def test_a_packed_closed_enum_number_over_32_bits_is_kept_whole_like_upb(number:
 
 def test_a_packed_closed_enum_number_that_truncates_to_a_member_is_that_member() -> None:
     data = _len(4, _varint(2**40 + 1))  # int32 1 is MID, for upb too
-    assert pa.deserialize(Reading, data).packed == list(reading_pb().Reading.FromString(data).packed)
+    assert pa.deserialize(Reading, data).packed == list(
+        reading_pb().Reading.FromString(data).packed
+    )
 
 
 # ------------------------------------------------------------- max_messages
