@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import struct
-import threading
 import typing
 import weakref
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
 from . import _codegen, _compiler
+from ._contract import _LOCK as _DECLARATIONS_LOCK
 from ._contract import (
     ContractInfo,
     FieldInfo,
@@ -125,8 +125,11 @@ class TypeModel:
         self._lists: dict[Any, Any] = {}
         self._list_wrappers: dict[Any, type] = {}
         self._subtypes: dict[type, dict[int, type]] = {}
-        self._lock = threading.RLock()
-        _MODELS.add(self)
+        # one lock for declarations and every model's code generation: a subtype declared
+        # while a codec of its hierarchy is generated waits (see _contract.proto_contract)
+        self._lock = _DECLARATIONS_LOCK
+        with self._lock:
+            _MODELS.add(self)
         self._context = _codegen.CodecContext(
             codec_for=self._codec,
             max_depth=max_depth,
