@@ -120,6 +120,7 @@ class _Generator:
             "_too_deep": _runtime.too_deep,
             "_out_of_range": _runtime.out_of_range,
             "_bad_value": _runtime.bad_value,
+            "_not_a_list": _runtime.not_a_list,
             "_EncodeError": EncodeError,
             "_DecodeError": DecodeError,
             "_struct_error": struct.error,
@@ -259,6 +260,11 @@ class _Generator:
         if f.label is Label.REPEATED:
             src("if v:")
             with src.indent():
+                # a str, bytes or dict iterates, but is no list: Google refuses them too
+                self.ns["_not_lists"] = _runtime.NOT_LISTS
+                src("if isinstance(v, _not_lists):")
+                src.indent()(f"raise _not_a_list({where!r}, v)")
+                src.dedent()
                 if f.packed:
                     self._encode_packed(src, f)
                 elif kind is Kind.MESSAGE and not f.group and f.value.encode_with is None:
@@ -272,6 +278,7 @@ class _Generator:
                     src("for x in v:")
                     with src.indent():
                         self._encode_value(src, f.value, "x", f.tag, "out", where, f.group)
+            self._none_is_not_empty(src, f)
             return
         if f.label is Label.MAP:
             assert f.key is not None
@@ -284,6 +291,7 @@ class _Generator:
                     self._encode_value(src, f.value, "x", 2, "e", where + "[value]", False)
                     src('e = b"".join(e)')
                     self._write_len(src, "out", f.tag, "e")
+            self._none_is_not_empty(src, f)
             return
         if f.required:
             if f.value.domain is not None or kind is Kind.BOOL:
@@ -298,6 +306,9 @@ class _Generator:
             src("if v is not None:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
+            if f.label is not Label.OPTIONAL and f.default is not None:
+                # absent would decode as an empty message (or the epoch), not as None
+                self._none_is_not_empty(src, f)
             return
         # singular scalar: skipped when equal to its default
         default = f.default
@@ -347,17 +358,38 @@ class _Generator:
             return
         if kind is Kind.ENUM:
             assert f.value.py_type is not None
+            self._closed_check(src, f.value, "v", where)
             self._enum_to_int(src, f.value, "v")
             default = getattr(default, "value", default)
         src(f"if v != {self.literal(default)}:")
         with src.indent():
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group, enum_done=True)
 
+    def _none_is_not_empty(self, src: _Source, f: FieldInfo) -> None:
+        """``elif v is None: raise``: None where absent does not decode back to None."""
+        src("elif v is None:")
+        msg = f"{f.where}: None is not a {f.value.describe()} (declare it Optional[...])"
+        if f.label in (Label.REPEATED, Label.MAP):
+            msg = f"{f.where}: None is not a {_describe(f)} (use an empty one)"
+        src.indent()(f"raise _EncodeError({msg!r})")
+        src.dedent()
+
     def literal(self, value: Any) -> str:
         """``value`` as source: a plain literal where repr is one, else a bound name."""
         if type(value) in (int, str, bytes) or (type(value) is float and math.isfinite(value)):
             return repr(value)
         return self.const(value, "default")
+
+    def _closed_check(self, src: _Source, vt: ValueType, var: str, where: str) -> None:
+        """A closed enum takes members only: a number it does not define would be written,
+        then read back as the default (its value kept with the unknown fields)."""
+        if not vt.closed:
+            return
+        enum_cls = self.const(vt.py_type, "enum_cls")
+        src(f"if {var}.__class__ is not {enum_cls} and {var} not in {self.enum_table(vt.py_type)}:")
+        self.ns["_not_member"] = _runtime.not_member
+        src.indent()(f"raise _not_member({where!r}, {enum_cls}, {var})")
+        src.dedent()
 
     def _enum_to_int(self, src: _Source, vt: ValueType, var: str) -> None:
         assert vt.py_type is not None
@@ -420,6 +452,7 @@ class _Generator:
                 self.ns["_bool_byte"] = _bool_byte
                 return
             if kind is Kind.ENUM and not enum_done:
+                self._closed_check(src, vt, var, where)
                 self._enum_to_int(src, vt, var)
             tag_bytes = _wire.tag_bytes(tag, 0)
             lo, hi = INT_RANGES[kind]
@@ -515,6 +548,7 @@ class _Generator:
                 if f.value.encode_with is not None:
                     src(f"x = {self.const(f.value.encode_with, 'to_wire')}(x)")
                 if kind is Kind.ENUM:
+                    self._closed_check(src, f.value, "x", where)
                     self._enum_to_int(src, f.value, "x")
                 self._range_check(src, kind, "x", where)
                 if kind is Kind.SINT32:

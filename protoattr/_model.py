@@ -42,6 +42,9 @@ from ._runtime import (
     too_deep_for_python,
     unknown_key,
 )
+from ._runtime import (
+    NOT_LISTS as _NOT_LISTS,
+)
 from ._wire import encode_varint, prefix_table
 
 __all__ = ["Codec", "TypeModel", "default_model"]
@@ -49,7 +52,9 @@ __all__ = ["Codec", "TypeModel", "default_model"]
 T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
 
-_ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct.error)
+_ENCODE_FAILURES = (
+    TypeError, AttributeError, ValueError, OverflowError, struct.error, RecursionError
+)  # fmt: skip
 
 
 class Codec:
@@ -416,10 +421,14 @@ class TypeModel:
                 codec = self._compiled_codec(obj.__class__)
         try:
             return codec.encode(obj)  # type: ignore[no-any-return]
-        except (EncodeError, ContractError):  # a lazy codec may find its contract bad
+        except EncodeError as exc:
+            if type is not None and _is_list_type(type):  # name the item, not the wrapper
+                raise self._explain(obj, exc, type) from None
+            raise
+        except ContractError:  # a lazy codec may find its contract bad
             raise
         except _ENCODE_FAILURES as exc:
-            raise self._explain(obj, exc) from None
+            raise self._explain(obj, exc, type) from None
 
     @overload
     def deserialize(self, cls: type[T], data: Buffer) -> T: ...
@@ -492,15 +501,27 @@ class TypeModel:
 
     # -- errors ----------------------------------------------------------------
 
-    def _explain(self, obj: Any, exc: BaseException) -> EncodeError:
+    def _explain(self, obj: Any, exc: BaseException, list_type: Any = None) -> EncodeError:
         """Find which field made encoding fail; errors are rare, so this walks slowly."""
-        from ._validate import find_problem
+        from ._validate import check_item, find_problem
 
-        if isinstance(obj, _Items):  # a top-level list: look at its items
-            problems = (find_problem(self, item) for item in obj.items if is_contract(type(item)))
+        if list_type is not None and _is_list_type(list_type):  # a top-level list: its items
+            (item_type,) = typing.get_args(list_type)
+            name = f"list[{getattr(item_type, '__qualname__', item_type)}]"
+            if isinstance(obj, _NOT_LISTS):
+                return EncodeError(f"{name}: expected a list, got {type(obj).__name__} {obj!r:.60}")
+            try:
+                items = list(obj)
+            except TypeError:
+                return EncodeError(f"{name}: expected a list, got {type(obj).__name__} {obj!r:.60}")
+            wrapper = self._list_wrapper(list_type)
+            vt = self.info(wrapper).fields[0].value
+            problems = (check_item(self, vt, x, f"{name}[{i}]") for i, x in enumerate(items))
             problem = next((p for p in problems if p), None)
-        else:
-            problem = find_problem(self, obj)
+            if problem is None:
+                return exc if isinstance(exc, EncodeError) else EncodeError(f"{name}: {exc}")
+            return EncodeError(problem)
+        problem = find_problem(self, obj)
         if problem is None:
             problem = f"{obj.__class__.__qualname__}: {exc}"
         return EncodeError(problem)
@@ -525,6 +546,8 @@ class _MessageList:
         self.max_depth = max_depth
 
     def encode(self, items: Any) -> bytes:
+        if isinstance(items, _NOT_LISTS):  # iterable, but no list: refused, as for fields
+            raise TypeError("not a list")
         encode = self.item.encode
         lengths = prefix_table(b"\x0a")
         out = []
@@ -548,6 +571,8 @@ class _WrappedList:
         self.wrapper = wrapper
 
     def encode(self, items: Any) -> bytes:
+        if isinstance(items, _NOT_LISTS):  # iterable, but no list: refused, as for fields
+            raise TypeError("not a list")
         return self.wrapper.encode(_Items(items))
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:

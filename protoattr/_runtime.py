@@ -136,6 +136,23 @@ def bad_value(where: str, expected: str, value: Any) -> EncodeError:
     return EncodeError(f"{where}: expected {expected}, got {type(value).__name__} {value!r}")
 
 
+def not_member(where: str, enum_cls: type, value: Any) -> EncodeError:
+    return EncodeError(
+        f"{where}: {value!r} is not a member of the closed enum {enum_cls.__qualname__}"
+    )
+
+
+#: what iterates but is no list of values (a str would be written as its characters)
+NOT_LISTS = (str, bytes, bytearray, memoryview, dict)
+
+
+def not_a_list(where: str, value: Any) -> EncodeError:
+    return EncodeError(
+        f"{where}: expected a list, got {type(value).__name__} {value!r:.40}"
+        + (" (wrap it in a list: [value])" if isinstance(value, (str, bytes)) else "")
+    )
+
+
 def encode_timestamp(value: datetime.datetime) -> bytes:
     """The body of a ``google.protobuf.Timestamp``; naive datetimes are taken as UTC."""
     delta = value - (_EPOCH_NAIVE if value.tzinfo is None else EPOCH)
