@@ -64,7 +64,8 @@ def test_values_and_bytes_agree_with_google(syntax: str, plan: Plan) -> None:
     msg = cls.FromString(data)
     assert dict(msg.phases) == plan.phases
     assert msg.phase == plan.phase and list(msg.later) == plan.later
-    assert msg.SerializeToString() == data
+    if len(plan.phases) < 2:  # (the order of map entries is not fixed)
+        assert msg.SerializeToString() == data
     assert pa.deserialize(Plan, msg.SerializeToString()) == plan
 
 
