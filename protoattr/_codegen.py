@@ -1002,6 +1002,8 @@ class _Generator:
     ) -> list[str]:
         assert f.key is not None
         lines: list[str] = []
+        if unknown is not None and skip:  # the entry may go to the unknown fields whole
+            lines.append("t0 = pos")
         self._read_len(lines, end, skip)
         lines.append("me = e")
         lines.append(f"k = {self._zero_literal(f.key)}")
@@ -1009,6 +1011,7 @@ class _Generator:
             lines.append("y = None")
         else:
             lines.append(f"y = {self._zero_literal(f.value)}")
+        lines.append("odd = False  # a field other than key and value: upb keeps the entry unknown")
         lines.append("while pos < me:")
         body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rtag(buf, pos - 1)"]
         ktag = _wire.make_tag(1, wire_type(f.key.kind))
@@ -1023,17 +1026,19 @@ class _Generator:
         value_lines = [ln.replace("depth + 1", "depth + 2") for ln in value_lines]
         body += ["    " + ln for ln in value_lines]
         body += ["else:", f"    pos = _skip(buf, pos, me, t, depth, {self.ctx.max_depth})"]
+        body.append("    odd = True")
         lines += ["    " + ln for ln in body]
         lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos, me)"]
         if f.value.kind is Kind.MESSAGE:
             lines += ["if y is None:", f"    y = {self._empty_message(f.value)}"]
         if closed:  # an unknown number: the whole entry goes to the unknown fields
-            lines.append(f"if isinstance(y, {self.const(f.value.py_type, 'enum_cls')}):")
-            lines.append(f"    f_{f.name}[k] = y")
-            if unknown is not None:
-                lines += ["else:", f"    {unknown} += buf[t0:pos]"]
-            return lines
-        lines.append(f"f_{f.name}[k] = y")
+            enum_cls = self.const(f.value.py_type, "enum_cls")
+            lines.append(f"if not odd and isinstance(y, {enum_cls}):")
+        else:
+            lines.append("if not odd:")
+        lines.append(f"    f_{f.name}[k] = y")
+        if unknown is not None:
+            lines += ["else:", f"    {unknown} += buf[t0:pos]"]
         return lines
 
     def _empty_message(self, vt: ValueType) -> str:

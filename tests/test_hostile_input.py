@@ -341,3 +341,43 @@ def test_max_messages_bounds_what_one_decode_builds() -> None:
 def test_max_messages_is_validated() -> None:
     with pytest.raises(ValueError, match="max_messages"):
         pa.TypeModel(max_messages=0)
+
+
+# --------------------------------------------- map entries with unexpected fields
+
+
+@proto_contract
+@dataclass
+class Tally:
+    counts: dict[pa.int32, pa.int32] = field(1, default_factory=dict)
+    note: str = field(2, default="")
+
+
+TALLY_PROTO = """
+syntax = "proto3";
+message Tally {
+  map<int32, int32> counts = 1;
+  string note = 2;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "08 01 10 02 18 05",  # an extra field 3
+        "0a 01 01",  # the key with the wrong wire type
+        "08 40 12 01 76",  # the value with the wrong wire type
+        "08 01 10 02",  # a plain entry
+        "08 01 10 02 08 02 10 03",  # key and value twice: the last wins
+    ],
+)
+def test_a_map_entry_with_other_fields_stays_unknown_whole_like_upb(
+    protoc: Any, entry: str
+) -> None:
+    body = bytes.fromhex(entry)
+    data = b"\x12\x01x" + _len(1, body) + _len(1, b"\x08\x07\x10\x08")
+    google = protoc(TALLY_PROTO, "tally").Tally.FromString(data)
+    obj = pa.deserialize(Tally, data)
+    assert obj.counts == dict(google.counts)
+    assert pa.serialize(obj) == google.SerializeToString()
