@@ -184,7 +184,10 @@ def _run(names: list[str], seconds: float, seed: int, engine: str, backend: str 
             failed.append(name)
             tail = "\n".join(proc.stderr.splitlines()[-40:])
             print(tail, file=sys.stderr)
-    print(f"{total_runs} inputs, {len(failed)} target(s) with findings" + (f": {failed}" if failed else ""))
+    print(
+        f"{total_runs} inputs, {len(failed)} target(s) with findings"
+        + (f": {failed}" if failed else "")
+    )
     return 1 if failed else 0
 
 
@@ -254,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:<12} {build().about}")
         return 0
     if args.command in ("run", "ci"):
-        return _run(_targets(args.target), args.seconds, args.seed, _engine(args.engine), args.backend)
+        return _run(
+            _targets(args.target), args.seconds, args.seed, _engine(args.engine), args.backend
+        )
     if args.command == "replay":
         return _replay(_targets(args.target), args.paths)
     return _write_seeds(_targets(args.target))

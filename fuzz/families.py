@@ -228,19 +228,36 @@ def samples() -> dict[str, list[Any]]:
         ],
         "closed": [
             Report(),
-            Report(Grade.MERIT, Grade.PASS, [Grade.PASS, Grade.DISTINCTION], [Grade.MERIT],
-                   Perm.R | Perm.X, Color.BLUE, [Color.GREEN, 5]),  # fmt: skip
+            Report(
+                Grade.MERIT,
+                Grade.PASS,
+                [Grade.PASS, Grade.DISTINCTION],
+                [Grade.MERIT],
+                Perm.R | Perm.X,
+                Color.BLUE,
+                [Color.GREEN, 5],
+            ),
         ],
         "inheritance": [
             Zoo(),
-            Zoo([Animal("a", 4), Cat("c", 4, 9), Dog("d", 4, "lab", [Cat()]), Puppy(toy="ball")],
-                Puppy("p"), Cat(), {"tom": Cat("tom")}),  # fmt: skip
+            Zoo(
+                [Animal("a", 4), Cat("c", 4, 9), Dog("d", 4, "lab", [Cat()]), Puppy(toy="ball")],
+                Puppy("p"),
+                Cat(),
+                {"tom": Cat("tom")},
+            ),
         ],
         "times": [
             Event(),
-            Event(now, datetime.timedelta(days=-1, microseconds=5), datetime.date(2024, 2, 29),
-                  decimal.Decimal("-12.50"), uuid.UUID(int=2**100 + 5), [now, now],
-                  {"x": datetime.timedelta(seconds=3)}),  # fmt: skip
+            Event(
+                now,
+                datetime.timedelta(days=-1, microseconds=5),
+                datetime.date(2024, 2, 29),
+                decimal.Decimal("-12.50"),
+                uuid.UUID(int=2**100 + 5),
+                [now, now],
+                {"x": datetime.timedelta(seconds=3)},
+            ),
         ],
         "attrs": [
             Path(),

@@ -58,7 +58,9 @@ def _roundtrip(model: pa.TypeModel, cls: type, data: bytes) -> Any:
         obj = model.deserialize(cls, data)
     except pa.DecodeError as exc:
         if exc.offset is None or not 0 <= exc.offset <= len(data):
-            raise Finding(f"DecodeError offset {exc.offset!r} outside 0..{len(data)}: {exc}") from exc
+            raise Finding(
+                f"DecodeError offset {exc.offset!r} outside 0..{len(data)}: {exc}"
+            ) from exc
         return None
     try:
         again = model.serialize(obj)
@@ -85,7 +87,12 @@ def protoattr_target(name: str, cls: type, seeds: Callable[[], list[bytes]], abo
 
 # -- differential -------------------------------------------------------------------
 
-_TIME_FIELDS = ("optional_duration", "optional_timestamp", "repeated_duration", "repeated_timestamp")
+_TIME_FIELDS = (
+    "optional_duration",
+    "optional_timestamp",
+    "repeated_duration",
+    "repeated_timestamp",
+)
 
 
 def _tolerated(exc: pa.DecodeError, proto2: bool) -> bool:
