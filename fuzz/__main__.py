@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import os
 import random
 import re
@@ -33,6 +34,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -75,15 +77,10 @@ def _worker(name: str, seconds: float, seed: int, engine: str) -> int:
     if engine == "atheris":
         import atheris
 
-        with atheris.instrument_imports(include=["protoattr", "fuzz"]):
-            from .targets import all_targets
+        from .targets import all_targets
 
-            target = all_targets()[name]()
-        if target.model is not None:  # the generated codecs: compiled at run time
-            for codec in list(target.model._codecs.values()):
-                for fn in (codec.decode, codec.encode):
-                    if hasattr(fn, "__code__"):
-                        atheris.instrument_func(fn)
+        target = all_targets()[name]()
+        _instrument(atheris, target.model)
         args = [
             sys.argv[0], str(corpus), str(seeds),
             f"-max_total_time={max(1, int(seconds))}", f"-seed={seed}", "-timeout=10",
@@ -97,6 +94,26 @@ def _worker(name: str, seconds: float, seed: int, engine: str) -> int:
 
     target = all_targets()[name]()
     return _random_engine(target, seconds, seed, seeds, findings)
+
+
+#: generated functions bigger than this (TestAllTypes' codecs) take minutes to instrument
+_MAX_INSTRUMENTED = 30_000
+
+
+def _instrument(atheris: Any, model: Any) -> None:
+    """Coverage for the decoder: the wire and runtime helpers and the generated codecs
+    (compiled at run time, so no import hook sees them)."""
+    from protoattr import _runtime, _wire
+
+    for module in (_runtime, _wire):
+        for value in list(vars(module).values()):
+            if inspect.isfunction(value) and value.__module__ == module.__name__:
+                atheris.instrument_func(value)
+    for codec in list(model._codecs.values()) if model is not None else []:
+        for fn in (codec.decode, codec.encode):
+            code = getattr(fn, "__code__", None)
+            if code is not None and len(code.co_code) <= _MAX_INSTRUMENTED:
+                atheris.instrument_func(fn)
 
 
 _INTERESTING = [
