@@ -97,10 +97,14 @@ _TIME_FIELDS = (
 
 def _tolerated(exc: pa.DecodeError, proto2: bool) -> bool:
     """protoattr refuses where upb accepts, by design (docs/errors.md, "Hostile input"):
-    Timestamps and Durations outside datetime's range, and, in proto2, invalid UTF-8
-    (upb does not check proto2 strings; protoattr's str cannot hold it)."""
+    Timestamps and Durations outside datetime's range; field number 0 inside an
+    unknown group (upb's group skipper accepts ``0b 00 00 0c``, the spec does not);
+    and, in proto2, invalid UTF-8 (upb does not check proto2 strings; protoattr's
+    str cannot hold it)."""
     text = str(exc)
     if "Timestamp" in text or "Duration" in text or "timedelta" in text:
+        return True
+    if "invalid field number 0" in text:  # upb skips field 0 inside unknown groups
         return True
     return proto2 and "UTF-8" in text
 

@@ -385,3 +385,11 @@ def test_a_map_entry_with_other_fields_stays_unknown_whole_like_upb(
     assert ours.SerializeToString(deterministic=True) == google.SerializeToString(
         deterministic=True
     )
+
+
+def test_field_number_zero_inside_an_unknown_group_is_refused(protoc: Any) -> None:
+    # upb's group skipper reads "00 00" as field 0 and skips it; the wire format has no
+    # field 0, and protoattr refuses it everywhere (a documented difference)
+    data = bytes.fromhex("2b 00 00 2c")
+    assert not google_rejects(protoc(CHAIN_PROTO, "chain").Chain, data)
+    assert "invalid field number 0" in str(decode_error(Chain, data))
