@@ -277,12 +277,14 @@ class _Recipes:
 
 def _known_objects() -> dict[int, str]:
     """Objects the generated code uses that have no importable name of their own."""
-    from . import _contract, _wire
+    from . import _contract, _runtime, _wire
 
     table = "_ref('protoattr._wire', 'prefix_table')"
     tables = {id(t): f"{table}({p!r})" for p, t in _wire.PREFIX_TABLES.items()}
     return tables | {
         id(_contract.MISSING): "_ref('protoattr._contract', 'MISSING')",
+        id(_runtime.NOT_LISTS): "_ref('protoattr._runtime', 'NOT_LISTS')",
+        id(_runtime.BUDGET): "_ref('protoattr._runtime', 'BUDGET')",
         id(object.__setattr__): "object.__setattr__",
         id(object.__new__): "object.__new__",
     }

@@ -75,6 +75,7 @@ class CodecContext:
     children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
     #: write map entries sorted by key (upb's ``SerializeToString(deterministic=True)``)
     deterministic: bool = False
+    max_messages: int | None = None  # messages one decode may build (None: no bound)
 
 
 class _Source:
@@ -112,6 +113,7 @@ class _Generator:
         self.ns: dict[str, Any] = {
             "_varint": _wire.encode_varint,
             "_rv": _wire.read_varint,
+            "_rtag": _wire.read_tag,
             "_s32": _wire.signed32,
             "_skip": _runtime.skip_field,
             "_decode_error": _runtime.decode_error,
@@ -120,6 +122,7 @@ class _Generator:
             "_too_deep": _runtime.too_deep,
             "_out_of_range": _runtime.out_of_range,
             "_bad_value": _runtime.bad_value,
+            "_not_a_list": _runtime.not_a_list,
             "_EncodeError": EncodeError,
             "_DecodeError": DecodeError,
             "_struct_error": struct.error,
@@ -260,6 +263,11 @@ class _Generator:
         if f.label is Label.REPEATED:
             src("if v:")
             with src.indent():
+                # a str, bytes or dict iterates, but is no list: Google refuses them too
+                self.ns["_not_lists"] = _runtime.NOT_LISTS
+                src("if isinstance(v, _not_lists):")
+                src.indent()(f"raise _not_a_list({where!r}, v)")
+                src.dedent()
                 if f.packed:
                     self._encode_packed(src, f)
                 elif kind is Kind.MESSAGE and not f.group and f.value.encode_with is None:
@@ -273,6 +281,7 @@ class _Generator:
                     src("for x in v:")
                     with src.indent():
                         self._encode_value(src, f.value, "x", f.tag, "out", where, f.group)
+            self._none_is_not_empty(src, f)
             return
         if f.label is Label.MAP:
             assert f.key is not None
@@ -295,6 +304,7 @@ class _Generator:
                     self._encode_value(src, f.value, "x", 2, "e", where + "[value]", False)
                     src('e = b"".join(e)')
                     self._write_len(src, "out", f.tag, "e")
+            self._none_is_not_empty(src, f)
             return
         if f.required:
             if f.value.domain is not None or kind is Kind.BOOL:
@@ -309,6 +319,9 @@ class _Generator:
             src("if v is not None:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
+            if f.label is not Label.OPTIONAL and f.default is not None:
+                # absent would decode as an empty message (or the epoch), not as None
+                self._none_is_not_empty(src, f)
             return
         # singular scalar: skipped when equal to its default
         default = f.default
@@ -331,7 +344,11 @@ class _Generator:
         if kind in (Kind.FLOAT, Kind.DOUBLE):
             fmt, size = _FIXED[kind]
             packer = self.const(_PACK[fmt], "pack_" + fmt)
-            src(f"b = {packer}(v)")
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
+                self.ns["_f32nan_pack"] = _wire.pack_float32_nan
+                src(f"b = {packer}(v) if v == v else _f32nan_pack(v)")
+            else:
+                src(f"b = {packer}(v)")
             try:
                 dbytes = struct.pack("<" + fmt, default)
             except (struct.error, TypeError):
@@ -354,17 +371,38 @@ class _Generator:
             return
         if kind is Kind.ENUM:
             assert f.value.py_type is not None
+            self._closed_check(src, f.value, "v", where)
             self._enum_to_int(src, f.value, "v")
             default = getattr(default, "value", default)
         src(f"if v != {self.literal(default)}:")
         with src.indent():
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group, enum_done=True)
 
+    def _none_is_not_empty(self, src: _Source, f: FieldInfo) -> None:
+        """``elif v is None: raise``: None where absent does not decode back to None."""
+        src("elif v is None:")
+        msg = f"{f.where}: None is not a {f.value.describe()} (declare it Optional[...])"
+        if f.label in (Label.REPEATED, Label.MAP):
+            msg = f"{f.where}: None is not a {_describe(f)} (use an empty one)"
+        src.indent()(f"raise _EncodeError({msg!r})")
+        src.dedent()
+
     def literal(self, value: Any) -> str:
         """``value`` as source: a plain literal where repr is one, else a bound name."""
         if type(value) in (int, str, bytes) or (type(value) is float and math.isfinite(value)):
             return repr(value)
         return self.const(value, "default")
+
+    def _closed_check(self, src: _Source, vt: ValueType, var: str, where: str) -> None:
+        """A closed enum takes members only: a number it does not define would be written,
+        then read back as the default (its value kept with the unknown fields)."""
+        if not vt.closed:
+            return
+        enum_cls = self.const(vt.py_type, "enum_cls")
+        src(f"if {var}.__class__ is not {enum_cls} and {var} not in {self.enum_table(vt.py_type)}:")
+        self.ns["_not_member"] = _runtime.not_member
+        src.indent()(f"raise _not_member({where!r}, {enum_cls}, {var})")
+        src.dedent()
 
     def _enum_to_int(self, src: _Source, vt: ValueType, var: str) -> None:
         assert vt.py_type is not None
@@ -427,6 +465,7 @@ class _Generator:
                 self.ns["_bool_byte"] = _bool_byte
                 return
             if kind is Kind.ENUM and not enum_done:
+                self._closed_check(src, vt, var, where)
                 self._enum_to_int(src, vt, var)
             tag_bytes = _wire.tag_bytes(tag, 0)
             lo, hi = INT_RANGES[kind]
@@ -453,6 +492,10 @@ class _Generator:
             if kind in INT_RANGES:
                 self._range_check(src, kind, var, where)
             src(f"{buf}.append({self.tag_literal(tag, wire_type(kind))})")
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
+                self.ns["_f32nan_pack"] = _wire.pack_float32_nan
+                src(f"{buf}.append({packer}({var}) if {var} == {var} else _f32nan_pack({var}))")
+                return
             src(f"{buf}.append({packer}({var}))")
             return
         if kind is Kind.STRING:
@@ -499,6 +542,11 @@ class _Generator:
                 )
                 src.dedent()
             src(f"p = _spack('<%d{fmt}' % len(v), *v)")
+            if kind is Kind.FLOAT:  # a NaN among them (the sum is NaN too) keeps its bits
+                self.ns["_f32s_pack"] = _wire.pack_float32s
+                src("if (s := sum(v)) != s:")
+                src.indent()("p = _f32s_pack(v)")
+                src.dedent()
         elif kind is Kind.BOOL:
             src("p = bytes(v)")
             src("if p.translate(None, b'\\x00\\x01'):")
@@ -513,6 +561,7 @@ class _Generator:
                 if f.value.encode_with is not None:
                     src(f"x = {self.const(f.value.encode_with, 'to_wire')}(x)")
                 if kind is Kind.ENUM:
+                    self._closed_check(src, f.value, "x", where)
                     self._enum_to_int(src, f.value, "x")
                 self._range_check(src, kind, "x", where)
                 if kind is Kind.SINT32:
@@ -548,6 +597,13 @@ class _Generator:
         src(f"if depth > {maxd}:")
         src.indent()(f"raise _too_deep({self.qual!r}, {maxd}, pos)")
         src.dedent()
+        if self.ctx.max_messages is not None:  # the model bounds what one decode may build
+            self.ns["_budget"] = _runtime.BUDGET
+            self.ns["_too_many"] = _runtime.too_many_messages
+            src("_budget.left -= 1")
+            src("if _budget.left < 0:")
+            src.indent()(f"raise _too_many({self.qual!r}, {self.ctx.max_messages}, pos)")
+            src.dedent()
         if hier:
             src("cls_ = _cls  # the class to build: the deepest subtype present")
         src("if base is None:")
@@ -646,7 +702,7 @@ class _Generator:
             src("tag = buf[pos]")
             src("pos += 1")
             src("if tag >= 128:")
-            src.indent()("tag, pos = _rv(buf, pos - 1)")
+            src.indent()("tag, pos = _rtag(buf, pos - 1)")
             src.dedent()
             keyword = "if"
             for f in fields:
@@ -672,6 +728,10 @@ class _Generator:
                     src.indent()(f"cls_ = {level_name}")
                     src.dedent()
                     self._level_body(src, sub, sub_end, nesting + 1)
+                    # the level's last value must end exactly where its length said
+                    src(f"if pos != {sub_end}:")
+                    src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
+                    src.dedent()
             skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             if keyword == "if":
                 src(skip)
@@ -834,6 +894,8 @@ class _Generator:
         at = f"pos + {skip}" if skip else "pos"
         lines: list[str] = []
         if kind in _VARINT_KINDS:
+            if vt.closed and unknown is not None and end == "pe":
+                lines.append("p0 = pos  # an unknown number is kept as sent, all 64 bits")
             lines += [
                 f"x = buf[{at}]",
                 "if x < 128:",
@@ -851,13 +913,17 @@ class _Generator:
                     lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
                     if unknown is not None and end == "pe":  # packed: re-encode singly
                         self.ns["_closed_unknown"] = _runtime.closed_enum_unknown
-                        lines += ["else:", f"    {unknown} += _closed_unknown({tag}, x)"]
+                        lines += [
+                            "else:",
+                            f"    {unknown} += _closed_unknown({tag}, _rv(buf, p0)[0])",
+                        ]
                     elif unknown is not None:
                         lines += ["else:", f"    {unknown} += buf[t0:pos]"]
                     return lines
                 if vt.decode_with is not None:  # IntFlag: any combination is a value
                     members = self.const(vt.decode_with, "flag")
-                    lines.append(store.format(f"{members}(x)"))
+                    # negative numbers are no combination of flags: kept as plain ints
+                    lines.append(store.format(f"{members}(x) if x >= 0 else x"))
                 else:
                     lines.append(store.format(f"{members}.get(x, x)"))
                 return lines
@@ -866,6 +932,12 @@ class _Generator:
         if kind in _FIXED:
             fmt, size = _FIXED[kind]
             unpack = self.const(_UNPACK[fmt], "unpack_" + fmt)
+            if kind is Kind.FLOAT:  # a NaN keeps its bits
+                self.ns["_f32nan"] = _wire.float32_nan
+                lines += [f"x = {unpack}(buf, {at})[0]", "if x != x:"]
+                lines.append(f"    x = _f32nan(buf, {at})")
+                lines += [store.format("x"), f"pos += {size + skip}"]
+                return lines
             lines += [store.format(f"{unpack}(buf, {at})[0]"), f"pos += {size + skip}"]
             return lines
         if kind is Kind.MESSAGE and group:
@@ -877,7 +949,7 @@ class _Generator:
             lines += [
                 f"e, after = _group_end(buf, pos, {end}, {_wire.make_tag(tag, 3)}, depth, "
                 f"{self.ctx.max_depth})",
-                store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"),
+                store.format(self._nested(vt, codec, merge)),
                 "pos = after",
             ]
             return lines
@@ -892,15 +964,35 @@ class _Generator:
             if vt.encode_with is not None and merge is not None:  # merge into the surrogate
                 to_wire = self.const(vt.encode_with, "to_wire")
                 merge = f"(None if {merge} is None else {to_wire}({merge}))"
-            lines.append(store.format(f"{codec}.decode(buf, pos, e, depth + 1, {merge})"))
+            lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
-            lines.append(store.format(f"_dec_ts(buf, pos, e, {merge}, {self._where!r})"))
+            lines.append(
+                store.format(
+                    f"_dec_ts(buf, pos, e, {merge}, depth + 1, {self.ctx.max_depth}, "
+                    f"{self._where!r})"
+                )
+            )
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
-            lines.append(store.format(f"_dec_dur(buf, pos, e, {merge}, {self._where!r})"))
+            lines.append(
+                store.format(
+                    f"_dec_dur(buf, pos, e, {merge}, depth + 1, {self.ctx.max_depth}, "
+                    f"{self._where!r})"
+                )
+            )
         lines.append("pos = e")
         return lines
+
+    def _nested(self, vt: ValueType, codec: str, merge: str | None) -> str:
+        """The expression decoding a nested message ``buf[pos:e]`` (merged into ``merge``)."""
+        value = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
+        assert vt.py_type is not None
+        if merge is not None and self.ctx.parent_of(vt.py_type) is not None:
+            # merging into a subtype-typed value must not turn it into a sibling subtype
+            self.ns["_of_subtype"] = _runtime.of_subtype
+            value = f"_of_subtype({value}, {self.const(vt.py_type, 'level')}, e)"
+        return value
 
     def _decode_packed(self, f: FieldInfo, end: str, unknown: str | None, skip: int) -> list[str]:
         kind = f.value.kind
@@ -913,8 +1005,16 @@ class _Generator:
                 f"if n % {size}:",
                 f"    raise _truncated({self.qual!r}, pos, e)",
                 f"{target}.extend(_sunpack('<%d{fmt}' % (n // {size}), buf, pos))",
-                "pos = e",
             ]
+            if kind is Kind.FLOAT:  # a NaN among them (the sum is NaN too) keeps its bits
+                self.ns["_f32nans"] = _wire.float32_nans
+                lines[-1] = f"xs = _sunpack('<%d{fmt}' % (n // {size}), buf, pos)"
+                lines += [
+                    "if (s := sum(xs)) != s:",
+                    "    xs = _f32nans(xs, buf, pos)",
+                    f"{target}.extend(xs)",
+                ]
+            lines.append("pos = e")
             return lines
         lines += ["pe = e", "while pos < pe:"]
         lines += [
@@ -931,6 +1031,8 @@ class _Generator:
     ) -> list[str]:
         assert f.key is not None
         lines: list[str] = []
+        if unknown is not None and skip:  # the entry may go to the unknown fields whole
+            lines.append("t0 = pos")
         self._read_len(lines, end, skip)
         lines.append("me = e")
         lines.append(f"k = {self._zero_literal(f.key)}")
@@ -938,8 +1040,9 @@ class _Generator:
             lines.append("y = None")
         else:
             lines.append(f"y = {self._zero_literal(f.value)}")
+        lines.append("odd = False  # a field other than key and value: upb keeps the entry unknown")
         lines.append("while pos < me:")
-        body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rv(buf, pos - 1)"]
+        body = ["t = buf[pos]", "pos += 1", "if t >= 128:", "    t, pos = _rtag(buf, pos - 1)"]
         ktag = _wire.make_tag(1, wire_type(f.key.kind))
         vtag = _wire.make_tag(2, wire_type(f.value.kind))
         body.append(f"if t == {ktag}:")
@@ -952,17 +1055,19 @@ class _Generator:
         value_lines = [ln.replace("depth + 1", "depth + 2") for ln in value_lines]
         body += ["    " + ln for ln in value_lines]
         body += ["else:", f"    pos = _skip(buf, pos, me, t, depth, {self.ctx.max_depth})"]
+        body.append("    odd = True")
         lines += ["    " + ln for ln in body]
         lines += ["if pos != me:", f"    raise _truncated({self.qual!r}, pos, me)"]
         if f.value.kind is Kind.MESSAGE:
             lines += ["if y is None:", f"    y = {self._empty_message(f.value)}"]
         if closed:  # an unknown number: the whole entry goes to the unknown fields
-            lines.append(f"if isinstance(y, {self.const(f.value.py_type, 'enum_cls')}):")
-            lines.append(f"    f_{f.name}[k] = y")
-            if unknown is not None:
-                lines += ["else:", f"    {unknown} += buf[t0:pos]"]
-            return lines
-        lines.append(f"f_{f.name}[k] = y")
+            enum_cls = self.const(f.value.py_type, "enum_cls")
+            lines.append(f"if not odd and isinstance(y, {enum_cls}):")
+        else:
+            lines.append("if not odd:")
+        lines.append(f"    f_{f.name}[k] = y")
+        if unknown is not None:
+            lines += ["else:", f"    {unknown} += buf[t0:pos]"]
         return lines
 
     def _empty_message(self, vt: ValueType) -> str:

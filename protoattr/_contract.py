@@ -286,10 +286,12 @@ def proto_contract(
                         f"by {other.__qualname__} in {base.__qualname__}"
                     )
                 siblings[options.subtype_tag] = c
-            from ._model import _MODELS
+                # under the same lock as code generation (every model's lock is this one),
+                # so no codec is generated from half a hierarchy
+                from ._model import _MODELS
 
-            for model in list(_MODELS):
-                model._hierarchy_changed(base)
+                for model in list(_MODELS):
+                    model._hierarchy_changed(base)
         from ._model import default_model
 
         default_model.add(c)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import struct
-import threading
 import typing
 import weakref
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
 from . import _codegen, _compiler, _json
+from ._contract import _LOCK as _DECLARATIONS_LOCK
 from ._contract import (
     ContractInfo,
     FieldInfo,
@@ -35,7 +35,17 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
 from ._fields import field
-from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
+from ._runtime import (
+    BUDGET,
+    decode_message_list,
+    get_unknown,
+    set_unknown,
+    too_deep_for_python,
+    unknown_key,
+)
+from ._runtime import (
+    NOT_LISTS as _NOT_LISTS,
+)
 from ._wire import encode_varint, prefix_table
 
 __all__ = ["Codec", "TypeModel", "default_model"]
@@ -45,7 +55,9 @@ Buffer = bytes | bytearray | memoryview
 
 _TYPE = type  # serialize() has a parameter named type
 
-_ENCODE_FAILURES = (TypeError, AttributeError, ValueError, OverflowError, struct.error)
+_ENCODE_FAILURES = (
+    TypeError, AttributeError, ValueError, OverflowError, struct.error, RecursionError
+)  # fmt: skip
 
 
 def _is_class(value: Any) -> bool:
@@ -130,20 +142,29 @@ class TypeModel:
     """Contracts, their generated codecs, and the operations over them.
 
     ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
+    ``max_messages`` bounds how many messages one decode may build (``None``: no
+    bound), so that a small hostile input cannot make a server build millions of
+    empty messages (see "Hostile input" in docs/errors.md).
     """
 
-    def __init__(self, *, max_depth: int = 100) -> None:
+    def __init__(self, *, max_depth: int = 100, max_messages: int | None = None) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
+        if max_messages is not None and max_messages < 1:
+            raise ValueError("max_messages must be at least 1 (or None)")
         self.max_depth = max_depth
+        self.max_messages = max_messages
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
         self._list_wrappers: dict[Any, type] = {}
         self._subtypes: dict[type, dict[int, type]] = {}
-        self._lock = threading.RLock()
-        _MODELS.add(self)
+        # one lock for declarations and every model's code generation: a subtype declared
+        # while a codec of its hierarchy is generated waits (see _contract.proto_contract)
+        self._lock = _DECLARATIONS_LOCK
+        with self._lock:
+            _MODELS.add(self)
         self._context = _codegen.CodecContext(
             codec_for=self._codec,
             max_depth=max_depth,
@@ -152,6 +173,7 @@ class TypeModel:
             parent_of=self._parent_of,
             chain_of=self._chain,
             children_of=self._children_of,
+            max_messages=max_messages,
         )
         self._det_context = dataclasses.replace(
             self._context, codec_for=self._det_codec, deterministic=True
@@ -489,46 +511,48 @@ class TypeModel:
         ``deterministic=True`` writes map entries sorted by key, the bytes upb's
         ``SerializeToString(deterministic=True)`` writes (for hashing, signing, caching).
         """
-        if deterministic:
-            return self._serialize_deterministic(obj, type)
+        codec: Any
         if type is not None and _is_list_type(type):
-            codec = self._list_codec(type)
+            if deterministic:
+                codec = self._deterministic_codec(obj, type)
+            else:
+                codec = self._list_codec(type)
         else:
             if type is not None and not (_is_class(type) and isinstance(obj, type)):
                 raise _wrong_type(obj, type)
-            codec = self._codecs.get(obj.__class__)  # a lazy codec compiles on first call
-            if codec is None:
-                if isinstance(obj, (list, tuple)):
-                    raise _bare_list(obj)
-                codec = self._compiled_codec(obj.__class__)
-        try:
-            return codec.encode(obj)  # type: ignore[no-any-return]
-        except (EncodeError, ContractError):  # a lazy codec may find its contract bad
-            raise
-        except _ENCODE_FAILURES as exc:
-            raise self._explain(obj, exc) from None
-
-    def _serialize_deterministic(self, obj: Any, type: Any) -> bytes:
-        codec: Any
-        if type is not None and _is_list_type(type):
-            (item,) = typing.get_args(type)
-            sur = surrogate_for(item)
-            if is_contract(item):
-                codec = _MessageList(self._det_ready(item), self.max_depth)
-            elif sur is not None:
-                codec = _MessageList(self._det_surrogate(item), self.max_depth)
+            if deterministic:
+                codec = self._deterministic_codec(obj, None)
             else:
-                codec = self._list_codec(type)  # scalars: no maps, nothing to order
-        elif surrogate_for(obj.__class__) is not None:
-            codec = self._det_surrogate(obj.__class__)
-        else:
-            codec = self._det_ready(obj.__class__)
+                codec = self._codecs.get(obj.__class__)  # a lazy codec compiles on first call
+                if codec is None:
+                    if isinstance(obj, (list, tuple)):
+                        raise _bare_list(obj)
+                    codec = self._compiled_codec(obj.__class__)
         try:
             return codec.encode(obj)  # type: ignore[no-any-return]
-        except (EncodeError, ContractError):
+        except EncodeError as exc:
+            if type is not None and _is_list_type(type):  # name the item, not the wrapper
+                raise self._explain(obj, exc, type) from None
+            raise
+        except ContractError:  # a lazy codec may find its contract bad
             raise
         except _ENCODE_FAILURES as exc:
-            raise self._explain(obj, exc) from None
+            raise self._explain(obj, exc, type) from None
+
+    def _deterministic_codec(self, obj: Any, type: Any) -> Any:
+        """The encoder that writes map entries in upb's deterministic order."""
+        if type is not None:  # a list type
+            (item,) = typing.get_args(type)
+            if is_contract(item):
+                return _MessageList(self._det_ready(item), self.max_depth)
+            if surrogate_for(item) is not None:
+                return _MessageList(self._det_surrogate(item), self.max_depth)
+            return self._list_codec(type)  # scalars: no maps, nothing to order
+        if surrogate_for(obj.__class__) is not None:
+            return self._det_surrogate(obj.__class__)
+        if isinstance(obj, (list, tuple)) and not is_contract(obj.__class__):
+            raise _bare_list(obj)
+        return self._det_ready(obj.__class__)
 
     def _det_ready(self, cls: type) -> Codec:
         if not is_contract(cls):
@@ -550,16 +574,31 @@ class TypeModel:
     def deserialize(self, cls: Any, data: Buffer) -> Any:
         """Decode ``data`` as ``cls`` (or ``list[T]``, a repeated field 1)."""
         codec = self._codecs.get(cls)  # a lazy codec compiles on first call
-        if codec is None:
+        if codec is None or self.max_messages is not None:
             return self._deserialize_slow(cls, data)
         buf = data if data.__class__ is bytes else bytes(data)
-        return codec.decode(buf, 0, len(buf), 0, None)
+        try:
+            return codec.decode(buf, 0, len(buf), 0, None)
+        except RecursionError:
+            raise too_deep_for_python(self.max_depth) from None
 
     def _deserialize_slow(self, cls: Any, data: Buffer) -> Any:
-        """First use of ``cls``, or a top-level ``list[T]``."""
+        """First use of ``cls``, a top-level ``list[T]``, or a model with ``max_messages``."""
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
-        return codec.decode(buf, 0, len(buf), 0, None)
+        return self._decode(codec, buf, None)
+
+    def _decode(self, codec: Any, buf: bytes, base: Any) -> Any:
+        """Run a top-level decode: the message budget set, Python's recursion limit caught."""
+        previous = BUDGET.left  # a decode may run inside another (a surrogate's converter)
+        if self.max_messages is not None:
+            BUDGET.left = self.max_messages
+        try:
+            return codec.decode(buf, 0, len(buf), 0, base)
+        except RecursionError:
+            raise too_deep_for_python(self.max_depth) from None
+        finally:
+            BUDGET.left = previous
 
     def serialize_to(
         self, stream: IO[bytes], obj: Any, *, type: Any = None, deterministic: bool = False
@@ -580,7 +619,7 @@ class TypeModel:
         """
         buf = data if data.__class__ is bytes else bytes(data)
         codec = self._compiled_codec(obj.__class__)
-        merged = codec.decode(buf, 0, len(buf), 0, obj)
+        merged = self._decode(codec, buf, obj)
         if codec.info.frozen or merged.__class__ is not obj.__class__:
             return merged  # type: ignore[no-any-return]
         chain = self._chain(obj.__class__)
@@ -663,15 +702,27 @@ class TypeModel:
 
     # -- errors ----------------------------------------------------------------
 
-    def _explain(self, obj: Any, exc: BaseException) -> EncodeError:
+    def _explain(self, obj: Any, exc: BaseException, list_type: Any = None) -> EncodeError:
         """Find which field made encoding fail; errors are rare, so this walks slowly."""
-        from ._validate import find_problem
+        from ._validate import check_item, find_problem
 
-        if isinstance(obj, _Items):  # a top-level list: look at its items
-            problems = (find_problem(self, item) for item in obj.items if is_contract(type(item)))
+        if list_type is not None and _is_list_type(list_type):  # a top-level list: its items
+            (item_type,) = typing.get_args(list_type)
+            name = f"list[{getattr(item_type, '__qualname__', item_type)}]"
+            if isinstance(obj, _NOT_LISTS):
+                return EncodeError(f"{name}: expected a list, got {type(obj).__name__} {obj!r:.60}")
+            try:
+                items = list(obj)
+            except TypeError:
+                return EncodeError(f"{name}: expected a list, got {type(obj).__name__} {obj!r:.60}")
+            wrapper = self._list_wrapper(list_type)
+            vt = self.info(wrapper).fields[0].value
+            problems = (check_item(self, vt, x, f"{name}[{i}]") for i, x in enumerate(items))
             problem = next((p for p in problems if p), None)
-        else:
-            problem = find_problem(self, obj)
+            if problem is None:
+                return exc if isinstance(exc, EncodeError) else EncodeError(f"{name}: {exc}")
+            return EncodeError(problem)
+        problem = find_problem(self, obj)
         if problem is None:
             problem = f"{obj.__class__.__qualname__}: {exc}"
         return EncodeError(problem)
@@ -742,6 +793,8 @@ class _MessageList:
         self.max_depth = max_depth
 
     def encode(self, items: Any) -> bytes:
+        if isinstance(items, _NOT_LISTS):  # iterable, but no list: refused, as for fields
+            raise TypeError("not a list")
         encode = self.item.encode
         lengths = prefix_table(b"\x0a")
         out = []
@@ -765,6 +818,8 @@ class _WrappedList:
         self.wrapper = wrapper
 
     def encode(self, items: Any) -> bytes:
+        if isinstance(items, _NOT_LISTS):  # iterable, but no list: refused, as for fields
+            raise TypeError("not a list")
         return self.wrapper.encode(_Items(items))
 
     def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> list[Any]:

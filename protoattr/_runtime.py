@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import datetime
 import struct
+import sys
+import threading
 import weakref
 from typing import Any
 
 from ._errors import DecodeError, EncodeError
-from ._wire import MAX_FIELD_NUMBER, encode_varint, read_varint
+from ._wire import MAX_FIELD_NUMBER, encode_varint, read_tag, read_varint
 
 __all__ = [
     "decode_duration",
@@ -90,6 +92,38 @@ def other_subtype(found: type, wanted: type, end: int) -> DecodeError:
     )
 
 
+def of_subtype(value: Any, wanted: type, end: int) -> Any:
+    """``value``, a message merged into a field typed ``wanted``, if it still is one."""
+    if isinstance(value, wanted):
+        return value
+    raise other_subtype(value.__class__, wanted, end)
+
+
+class _Budget(threading.local):
+    """How many more messages the decode running in this thread may build
+    (``TypeModel(max_messages=...)``); the class default applies where none was set."""
+
+    left: int = 1 << 62
+
+
+BUDGET = _Budget()
+
+
+def too_many_messages(qualname: str, max_messages: int, pos: int) -> DecodeError:
+    return DecodeError(
+        f"{qualname}: the input builds more than max_messages={max_messages} messages", pos
+    )
+
+
+def too_deep_for_python(max_depth: int) -> DecodeError:
+    """Python's own recursion limit was reached before ``max_depth``."""
+    return DecodeError(
+        f"messages nested deeper than Python's recursion limit allows "
+        f"(sys.getrecursionlimit() is {sys.getrecursionlimit()}, max_depth={max_depth}): "
+        "lower max_depth or raise the recursion limit"
+    )
+
+
 def too_deep(qualname: str, max_depth: int, pos: int) -> DecodeError:
     return DecodeError(f"{qualname}: messages nested deeper than max_depth={max_depth}", pos)
 
@@ -100,6 +134,23 @@ def out_of_range(where: str, kind: str, value: Any) -> EncodeError:
 
 def bad_value(where: str, expected: str, value: Any) -> EncodeError:
     return EncodeError(f"{where}: expected {expected}, got {type(value).__name__} {value!r}")
+
+
+def not_member(where: str, enum_cls: type, value: Any) -> EncodeError:
+    return EncodeError(
+        f"{where}: {value!r} is not a member of the closed enum {enum_cls.__qualname__}"
+    )
+
+
+#: what iterates but is no list of values (a str would be written as its characters)
+NOT_LISTS = (str, bytes, bytearray, memoryview, dict)
+
+
+def not_a_list(where: str, value: Any) -> EncodeError:
+    return EncodeError(
+        f"{where}: expected a list, got {type(value).__name__} {value!r:.40}"
+        + (" (wrap it in a list: [value])" if isinstance(value, (str, bytes)) else "")
+    )
 
 
 def encode_timestamp(value: datetime.datetime) -> bytes:
@@ -133,13 +184,20 @@ def _seconds_nanos(seconds: int, nanos: int) -> bytes:
 
 
 def _read_seconds_nanos(
-    buf: bytes, pos: int, end: int, what: str, seconds: int = 0, nanos: int = 0
+    buf: bytes,
+    pos: int,
+    end: int,
+    what: str,
+    seconds: int = 0,
+    nanos: int = 0,
+    depth: int = 0,
+    max_depth: int = 100,
 ) -> tuple[int, int]:
     while pos < end:
         tag = buf[pos]  # tags 8 and 16 are one byte
         pos += 1
         if tag >= 0x80:
-            tag, pos = read_varint(buf, pos - 1)
+            tag, pos = read_tag(buf, pos - 1)
         if tag == 8:
             seconds, pos = read_varint(buf, pos)
             if seconds >= 1 << 63:
@@ -150,22 +208,31 @@ def _read_seconds_nanos(
             if nanos >= 1 << 31:
                 nanos -= 1 << 32
         else:
-            pos = skip_field(buf, pos, end, tag, 0, 100)
+            pos = skip_field(buf, pos, end, tag, depth, max_depth)
     if pos != end:
         raise DecodeError(f"truncated {what}", end)
     return seconds, nanos
 
 
 def _seconds_nanos_after(
-    buf: bytes, pos: int, end: int, previous: Any, encode: Any, what: str
+    buf: bytes,
+    pos: int,
+    end: int,
+    previous: Any,
+    encode: Any,
+    what: str,
+    depth: int,
+    max_depth: int,
 ) -> tuple[int, int]:
     """Seconds and nanos of a Timestamp/Duration body, merged into ``previous``'s (if any):
     a well-known message seen twice merges field by field, as any message does."""
+    if depth > max_depth:
+        raise too_deep(what, max_depth, pos)
     s0 = n0 = 0
     if previous is not None:
         body = encode(previous)
         s0, n0 = _read_seconds_nanos(body, 0, len(body), what)
-    return _read_seconds_nanos(buf, pos, end, what, s0, n0)
+    return _read_seconds_nanos(buf, pos, end, what, s0, n0, depth, max_depth)
 
 
 def decode_timestamp(
@@ -173,12 +240,18 @@ def decode_timestamp(
     pos: int,
     end: int,
     previous: datetime.datetime | None = None,
+    depth: int = 0,
+    max_depth: int = 100,
     where: str = "Timestamp",
 ) -> datetime.datetime:
     """A ``google.protobuf.Timestamp`` body as an aware UTC datetime (microsecond precision,
     like ``google.protobuf``'s ``ToDatetime``); one a datetime cannot hold is a
-    :class:`DecodeError` naming the field ``where`` and the type that holds it."""
-    seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_timestamp, "Timestamp")
+    :class:`DecodeError` naming the field ``where`` and the type that holds it.
+
+    ``depth`` is the Timestamp's own nesting level: unknown groups inside it count on."""
+    seconds, nanos = _seconds_nanos_after(
+        buf, pos, end, previous, encode_timestamp, "Timestamp", depth, max_depth
+    )
     if not _MIN_TS <= seconds <= _MAX_TS or not 0 <= nanos <= 999_999_999:
         raise DecodeError(
             f"{where}: Timestamp(seconds={seconds}, nanos={nanos}) does not fit a datetime "
@@ -194,11 +267,15 @@ def decode_duration(
     pos: int,
     end: int,
     previous: datetime.timedelta | None = None,
+    depth: int = 0,
+    max_depth: int = 100,
     where: str = "Duration",
 ) -> datetime.timedelta:
     """A ``google.protobuf.Duration`` body as a timedelta (microsecond precision); one a
     timedelta cannot hold is a :class:`DecodeError` naming ``where`` and ``pa.Duration``."""
-    seconds, nanos = _seconds_nanos_after(buf, pos, end, previous, encode_duration, "Duration")
+    seconds, nanos = _seconds_nanos_after(
+        buf, pos, end, previous, encode_duration, "Duration", depth, max_depth
+    )
     hint = "declare the field pa.Duration to keep every value"
     if abs(seconds) > _MAX_DURATION or abs(nanos) > 999_999_999:
         raise DecodeError(
@@ -241,7 +318,7 @@ def group_end(
     while True:
         if pos >= end:
             raise DecodeError("group without end-group (truncated)", min(pos, end))
-        inner, next_pos = read_varint(buf, pos)
+        inner, next_pos = read_tag(buf, pos)
         if inner & 7 == 4:
             if inner >> 3 != field_number:
                 raise DecodeError(
@@ -332,7 +409,7 @@ def decode_message_list(codec: Any, buf: bytes, pos: int, end: int, max_depth: i
                 append(decode(buf, pos, e, 1, None))
                 pos = e
                 continue
-            tag, pos = read_varint(buf, pos)
+            tag, pos = read_tag(buf, pos)
             if tag == 10:
                 start = pos
                 n, pos = read_varint(buf, pos)

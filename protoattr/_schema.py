@@ -171,6 +171,7 @@ class _Exporter:
         self.full_names: dict[str, object] = {}  # the same by full name (packages differ)
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
+        self.map_values: set[type] = set()  # enums that are map values: protoc wants a 0 first
 
     # -- discovery ------------------------------------------------------------
 
@@ -214,6 +215,8 @@ class _Exporter:
                                 self._name(vt.py_type.__name__, vt.py_type, "enum")
                             if vt.closed:
                                 self.closed.add(vt.py_type)
+                            if f.label is Label.MAP and vt is f.value:
+                                self.map_values.add(vt.py_type)
                         elif vt.kind in _WELL_KNOWN:
                             self.imports.add(_WELL_KNOWN[vt.kind])
                         elif vt.kind is Kind.MESSAGE and vt.py_type is not None:
@@ -331,7 +334,8 @@ class _Exporter:
         rest = [v for v in values if v[1] != 0]
         closed = enum_cls in self.closed
         flag = issubclass(enum_cls, enum.Flag)  # its zero is "no flags", a value of its own
-        if not zero and (flag or (self.syntax != "proto2" and not closed)):
+        as_map_value = enum_cls in self.map_values  # protoc: "must define 0 as the first value"
+        if not zero and (flag or as_map_value or (self.syntax != "proto2" and not closed)):
             base = _upper_snake(enum_cls.__name__)
             name = f"{base}_UNSPECIFIED"
             taken = {n for n, _ in values}

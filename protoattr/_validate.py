@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime
 import enum
 import math
+import sys
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._contract import Label, ValueType, resolve
@@ -28,46 +30,75 @@ _FLOAT32_MAX = 3.4028234663852886e38
 
 def find_problem(model: TypeModel, obj: Any) -> str | None:
     """A message naming the first unfit field of ``obj``, or ``None`` if all fit."""
-    return _check_message(model, obj, 0)
+    try:
+        return _check_message(model, obj, 0, set())
+    except RecursionError:
+        return (
+            f"{obj.__class__.__qualname__}: nested too deeply to encode "
+            f"(Python's recursion limit is {sys.getrecursionlimit()})"
+        )
 
 
-def _check_message(model: TypeModel, obj: Any, depth: int) -> str | None:
+def check_item(model: TypeModel, vt: ValueType, item: Any, where: str) -> str | None:
+    """A message naming what is wrong with ``item``, one value of type ``vt``, or ``None``."""
+    try:
+        return _check_value(model, vt, item, where, 0, set())
+    except RecursionError:
+        return f"{where}: nested too deeply to encode"
+
+
+def _check_message(model: TypeModel, obj: Any, depth: int, path: set[int]) -> str | None:
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
     info = resolve(obj.__class__, final=True)
+    path.add(id(obj))
     for f in info.fields:
         value = getattr(obj, f.name)
         where = f.where
         if f.label is Label.REPEATED:
             if value is None:
-                continue
+                return f"{where}: None is not a list (use an empty one)"
+            if isinstance(value, _NOT_LISTS) or not isinstance(value, Iterable):
+                return f"{where}: expected a list, got {type(value).__name__} {_short(value)}"
             for i, item in enumerate(value):
-                problem = _check_value(model, f.value, item, f"{where}[{i}]", depth)
+                problem = _check_value(model, f.value, item, f"{where}[{i}]", depth, path)
                 if problem:
                     return problem
         elif f.label is Label.MAP:
             if value is None:
-                continue
+                return f"{where}: None is not a dict (use an empty one)"
+            if not isinstance(value, Mapping):
+                return f"{where}: expected a dict, got {type(value).__name__} {_short(value)}"
             assert f.key is not None
             for k, item in value.items():
-                problem = _check_value(model, f.key, k, f"{where} key", depth) or _check_value(
-                    model, f.value, item, f"{where}[{k!r}]", depth
-                )
+                problem = _check_value(
+                    model, f.key, k, f"{where} key", depth, path
+                ) or _check_value(model, f.value, item, f"{where}[{k!r}]", depth, path)
                 if problem:
                     return problem
         elif value is None:
             if f.required:
                 return f"{where}: required field is None"
-            if f.label is Label.SINGULAR and f.value.kind not in _NULLABLE:
+            if f.label is Label.SINGULAR and (
+                f.value.kind not in _NULLABLE or f.default is not None
+            ):
                 return f"{where}: None is not a {f.value.describe()} (declare it Optional[...])"
         else:
-            problem = _check_value(model, f.value, value, where, depth)
+            problem = _check_value(model, f.value, value, where, depth, path)
             if problem:
                 return problem
+    path.discard(id(obj))
     return None
 
 
+def _short(x: Any) -> str:
+    """``repr(x)``, shortened when long (an int of 400 digits)."""
+    text = repr(x)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+
+
 _NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+_NOT_LISTS = (str, bytes, bytearray, memoryview, Mapping)
 
 
 def _fits(encode: Any, x: Any, where: str) -> str | None:
@@ -78,15 +109,25 @@ def _fits(encode: Any, x: Any, where: str) -> str | None:
     return None
 
 
-def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int) -> str | None:
+def _check_value(
+    model: TypeModel, vt: ValueType, x: Any, where: str, depth: int, path: set[int]
+) -> str | None:
     kind = vt.kind
     expected = vt.describe()
     if vt.domain is not None:  # Decimal, UUID, date, bytearray, surrogates
-        if not isinstance(x, vt.domain):
+        if not isinstance(x, vt.domain) or (
+            vt.domain is datetime.date and isinstance(x, datetime.datetime)
+        ):
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
-        if vt.encode_with is None or kind is not Kind.MESSAGE:
+        if vt.encode_with is None:
             return None
-    if vt.encode_with is not None and kind is Kind.MESSAGE:  # surrogates, well-known types
+        try:
+            x = vt.encode_with(x)
+        except (ValueError, TypeError, ArithmeticError) as exc:
+            return f"{where}: {x!r} cannot be encoded as {expected} ({exc})"
+        if kind is not Kind.MESSAGE:
+            return None
+    if vt.domain is None and vt.encode_with is not None and kind is Kind.MESSAGE:  # wrappers
         try:
             x = vt.encode_with(x)
         except (TypeError, ValueError, OverflowError) as exc:
@@ -97,6 +138,9 @@ def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int
             return None
         if isinstance(x, enum.Enum) or not isinstance(x, int):
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
+        members: Any = vt.py_type
+        if vt.closed and x not in {m.value for m in members}:
+            return f"{where}: {x!r} is not a member of the closed enum {expected}"
         kind = Kind.INT32
     if kind in INT_RANGES:
         if not isinstance(x, int):
@@ -112,6 +156,11 @@ def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int
     if kind in (Kind.FLOAT, Kind.DOUBLE):
         if not isinstance(x, (int, float)) or isinstance(x, bool):
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
+        try:
+            x = float(x)
+        except OverflowError:
+            width = "float (32-bit)" if kind is Kind.FLOAT else "double"
+            return f"{where}: {_short(x)} does not fit {width}"
         if kind is Kind.FLOAT and math.isfinite(x) and abs(x) > _FLOAT32_MAX:
             return f"{where}: {x!r} does not fit float (32-bit)"
         return None
@@ -139,5 +188,7 @@ def _check_value(model: TypeModel, vt: ValueType, x: Any, where: str, depth: int
         assert vt.py_type is not None
         if not isinstance(x, vt.py_type):
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
-        return _check_message(model, x, depth + 1)
+        if id(x) in path:
+            return f"cycle at {where}: the object refers back to an enclosing {expected}"
+        return _check_message(model, x, depth + 1, path)
     return None  # pragma: no cover

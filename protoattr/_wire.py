@@ -23,8 +23,11 @@ __all__ = [
     "decode_tag",
     "decode_varint",
     "encode_varint",
+    "float32_nan",
     "make_tag",
+    "pack_float32_nan",
     "prefix_table",
+    "read_tag",
     "read_varint",
     "signed32",
     "signed64",
@@ -129,6 +132,15 @@ def read_varint(buf: bytes, pos: int) -> tuple[int, int]:
             raise DecodeError("varint longer than 10 bytes", pos - 10)
 
 
+def read_tag(buf: bytes, pos: int) -> tuple[int, int]:
+    """Read a tag: a varint of at most five bytes whose value fits 32 bits (upb refuses
+    longer ones, even when the extra bytes are zero); ``IndexError`` if truncated."""
+    value, new_pos = read_varint(buf, pos)
+    if new_pos - pos > 5 or value > 0xFFFFFFFF:
+        raise DecodeError("tag longer than 5 bytes or over 32 bits", pos)
+    return value, new_pos
+
+
 def decode_varint(buf: bytes, pos: int = 0) -> tuple[int, int]:
     """Like :func:`read_varint`, but truncation is a :class:`DecodeError`."""
     try:
@@ -187,3 +199,36 @@ unpack_sfixed32 = struct.Struct("<i").unpack_from
 unpack_sfixed64 = struct.Struct("<q").unpack_from
 unpack_float = struct.Struct("<f").unpack_from
 unpack_double = struct.Struct("<d").unpack_from
+
+
+# float32 NaNs keep their bits: C's float<->double conversions (which struct uses)
+# quiet a signalling NaN, so NaNs take this slower, exact path both ways.
+
+
+def float32_nan(buf: bytes, pos: int) -> float:
+    """The float32 NaN at ``pos`` as a double NaN carrying the same sign and payload."""
+    bits = unpack_fixed32(buf, pos)[0]
+    payload = bits & 0x7FFFFF
+    if bits & 0x7F800000 != 0x7F800000 or not payload:  # not a NaN after all
+        return unpack_float(buf, pos)[0]  # type: ignore[no-any-return]
+    double = (bits >> 31) << 63 | 0x7FF << 52 | payload << 29
+    return unpack_double(pack_fixed64(double))[0]  # type: ignore[no-any-return]
+
+
+def pack_float32_nan(value: float) -> bytes:
+    """The four bytes of the float32 NaN that :func:`float32_nan` turned into ``value``."""
+    double = unpack_fixed64(pack_double(value))[0]
+    payload = (double >> 29) & 0x7FFFFF or 0x400000  # a payload only in low bits: quiet NaN
+    return pack_fixed32((double >> 63) << 31 | 0x7F800000 | payload)
+
+
+def float32_nans(values: list[float], buf: bytes, pos: int) -> list[float]:
+    """``values``, just unpacked from ``buf[pos:]`` as float32s, with exact NaNs."""
+    return [x if x == x else float32_nan(buf, pos + 4 * i) for i, x in enumerate(values)]
+
+
+def pack_float32s(values: list[float]) -> bytes:
+    """Packed float32s (a NaN among them keeps its bits)."""
+    return b"".join(
+        pack_float(x) if x == x else pack_float32_nan(x) for x in values
+    )

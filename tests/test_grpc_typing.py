@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,16 +55,20 @@ def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api")
     path = tmp_path / "typed_client.py"
     path.write_text(SNIPPET, encoding="utf-8")
-    out, err, status = api.run(
-        [
-            "--strict",
-            "--ignore-missing-imports",
-            "--cache-dir",
-            str(tmp_path / ".mypy_cache"),
-            str(path),
-            str(EXAMPLE),  # the runnable example type-checks clean as well
-        ]
-    )
+    limit = sys.getrecursionlimit()  # mypy raises it for the whole process: put it back
+    try:
+        out, err, status = api.run(
+            [
+                "--strict",
+                "--ignore-missing-imports",
+                "--cache-dir",
+                str(tmp_path / ".mypy_cache"),
+                str(path),
+                str(EXAMPLE),  # the runnable example type-checks clean as well
+            ]
+        )
+    finally:
+        sys.setrecursionlimit(limit)
     lines = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith(str(path))]
     assert lines == [
         'note: Revealed type is "typed_client.Resp"',

@@ -181,7 +181,9 @@ def test_reference_documents_what_info_returns(reference_html: str) -> None:
 
 # --------------------------------------------------- workloads by their names
 
-_SEED_NUMBER = re.compile(r"(?i)\bseeds?[\s_]*0\d\d|\bseed(?:'s|s')|\bthe seeds?\b|\"seeds\"")
+_SEED_NUMBER = re.compile(  # "the seed corpus" is the fuzzers', not an article
+    r"(?i)\bseeds?[\s_]*0\d\d|\bseed(?:'s|s')|\bthe seeds?\b(?! corpus)|\"seeds\""
+)
 USER_FACING = [
     ROOT / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
