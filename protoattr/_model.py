@@ -34,6 +34,8 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
 from ._fields import field
+from ._native import choose as _choose_backend
+from ._native.plan import NativeBackend
 from ._runtime import decode_message_list, get_unknown, set_unknown, unknown_key
 from ._wire import encode_varint, prefix_table
 
@@ -101,12 +103,17 @@ class TypeModel:
     """Contracts, their generated codecs, and the operations over them.
 
     ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
+    ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
+    ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
     """
 
-    def __init__(self, *, max_depth: int = 100) -> None:
+    def __init__(self, *, max_depth: int = 100, backend: str | None = None) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         self.max_depth = max_depth
+        self._native: NativeBackend | None = None
+        if _choose_backend(backend) == "native":
+            self._native = NativeBackend(self)
         self._codecs: dict[type, Codec] = {}
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
@@ -123,6 +130,11 @@ class TypeModel:
             chain_of=self._chain,
             children_of=self._children_of,
         )
+
+    @property
+    def backend(self) -> str:
+        """``"native"`` or ``"python"``: what runs this model's codecs."""
+        return "python" if self._native is None else "native"
 
     # -- registration and compilation ---------------------------------------
 
@@ -189,6 +201,8 @@ class TypeModel:
         codec._info = None
         codec.encode = codec._lazy_encode
         codec.decode = codec._lazy_decode
+        if self._native is not None:
+            self._native.reset(codec.cls)
 
     # -- hierarchies ------------------------------------------------------------
 
@@ -286,6 +300,8 @@ class TypeModel:
             codec.encode = functions[f"encode_{stem}"]
             codec.decode = functions[f"decode_{stem}"]
             codec.source = generated.source
+            if self._native is not None:  # the plan replaces encode/decode where it can
+                self._native.installed(codec)
 
     def add_surrogate(
         self,
