@@ -26,13 +26,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 - any failure means "no extension"
+        except Exception as exc:
             self._give_up(exc)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._give_up(exc)
 
     def _give_up(self, exc: BaseException) -> None:

@@ -4,6 +4,7 @@ from typing import Any
 NATIVE_MAX_DEPTH: int
 
 class Plan:
+    fallbacks: int
     @property
     def ready(self) -> bool: ...
     @property

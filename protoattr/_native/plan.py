@@ -213,9 +213,9 @@ class NativeBackend:
     # -- building ----------------------------------------------------------------
 
     def _plan(self, cls: type) -> Plan:
-        plan = self.plans.get(cls)
-        if plan is not None:
-            return plan
+        existing = self.plans.get(cls)
+        if existing is not None:
+            return existing
         codec = self.model._codec(cls)
         if cls not in self.python:
             if not codec.compiled:
@@ -223,7 +223,7 @@ class NativeBackend:
                 if cls in self.plans:
                     return self.plans[cls]
             self.python[cls] = (codec.encode, codec.decode)  # installed ahead of time
-        plan = self._engine.Plan()
+        plan: Plan = self._engine.Plan()
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
@@ -342,5 +342,3 @@ def _unknown_spec(cls: type, info: ContractInfo) -> tuple[Any, ...] | None:
     if not (info.options.preserve_unknown and can_store_unknown(cls)):
         return None
     return (UNKNOWN_KEY, bool(getattr(cls, "__dictoffset__", 0)), get_unknown, set_unknown)
-
-

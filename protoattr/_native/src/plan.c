@@ -361,6 +361,7 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
         }
         PyErr_Clear();
     }
+    self->fallbacks++;
     if (self->py_encode == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "protoattr: plan used before setup");
         return NULL;
@@ -405,6 +406,7 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
         }
         PyErr_Clear();
     }
+    self->fallbacks++;
     return PyObject_Vectorcall(self->py_decode, args, (size_t)nargs, NULL);
 }
 
@@ -484,6 +486,8 @@ static PyGetSetDef plan_getset[] = {
 
 static PyMemberDef plan_members[] = {
     {"__weaklistoffset__", T_PYSSIZET, offsetof(Plan, weakreflist), READONLY, NULL},
+    {"fallbacks", T_PYSSIZET, offsetof(Plan, fallbacks), READONLY,
+     "how many calls this plan handed to the Python codec"},
     {NULL, 0, 0, 0, NULL},
 };
 

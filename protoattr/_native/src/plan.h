@@ -99,6 +99,7 @@ typedef struct Plan {
     PyObject *kwnames;
     Py_ssize_t nlate;
     Py_ssize_t *late_fields;
+    Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     PyObject *weakreflist;
 } Plan;
 
