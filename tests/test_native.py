@@ -10,6 +10,7 @@ and the same exceptions with the same messages (byte offsets included).
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import decimal
 import enum
 import random
@@ -381,3 +382,39 @@ def test_errors_are_the_python_backends() -> None:
         _same(_outcome(nat.serialize, bad), _outcome(PY.serialize, bad))
     for data in (b"\x0a\x05ab", b"\x12\x80", b"\x0a\x01\xff", b"\x08", b"\x00", b"\x0c"):
         _same(_outcome(nat.deserialize, Leaf, data), _outcome(PY.deserialize, Leaf, data))
+
+
+@proto_contract
+@dataclass
+class When:
+    at: datetime.datetime | None = field(1, default=None)
+    took: datetime.timedelta | None = field(2, default=None)
+    ats: list[datetime.datetime] = field(3, default_factory=list)
+
+
+_ZONES = st.sampled_from(
+    [None, datetime.timezone.utc, datetime.timezone(datetime.timedelta(hours=-5, minutes=-30))]
+)
+
+
+@needs_engine
+@given(
+    st.datetimes(timezones=_ZONES) | st.none(),
+    st.timedeltas() | st.none(),
+    st.lists(st.datetimes(timezones=st.just(datetime.timezone.utc)), max_size=2),
+)
+@settings(derandomize=True, max_examples=300)
+def test_timestamps_and_durations_match_python(
+    at: datetime.datetime | None, took: datetime.timedelta | None, ats: list[datetime.datetime]
+) -> None:
+    nat = _native_model()
+    obj = When(at, took, ats)
+    enc_n, enc_p = _outcome(nat.serialize, obj), _outcome(PY.serialize, obj)
+    _same(enc_n, enc_p)
+    if enc_p[0] == "ok":
+        data = enc_p[1]
+        _same(_outcome(nat.deserialize, When, data), _outcome(PY.deserialize, When, data))
+    for body in (b"\x08\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", b"\x10\xff\xff\xff\xff\x0f"):
+        for tag in (b"\x0a", b"\x12"):
+            data = tag + bytes([len(body)]) + body
+            _same(_outcome(nat.deserialize, When, data), _outcome(PY.deserialize, When, data))

@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "buffer.h"
 #include "wire.h"
+#include "timefmt.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4 _PyFloat_Unpack4
@@ -202,6 +203,13 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
         }
         return call_back_decode(c, vs->sub, start, e, depth + 1);
     case K_TIMESTAMP: case K_DURATION: {
+        if (previous == NULL || previous == Py_None || previous == vs->zero) {
+            int taken;
+            PyObject *t = time_decode(c->st->datetime_api, kind == K_TIMESTAMP, start, e, &taken);
+            if (taken) {
+                return t;
+            }
+        }
         PyObject *pos = py_ssize(start - c->base);
         PyObject *stop = py_ssize(e - c->base);
         PyObject *out = NULL;

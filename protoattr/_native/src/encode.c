@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "buffer.h"
 #include "wire.h"
+#include "timefmt.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Pack4 _PyFloat_Pack4
@@ -232,6 +233,10 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
         return r;
     }
     case K_TIMESTAMP: case K_DURATION: {
+        int done = time_encode(st->datetime_api, kind == K_TIMESTAMP, v, b);
+        if (done) {
+            return done < 0 ? -1 : 0;
+        }
         PyObject *body = PyObject_CallOneArg(vs->helper_encode, v);
         if (body == NULL) {
             return -1;

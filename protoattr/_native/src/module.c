@@ -19,6 +19,10 @@ static int engine_exec(PyObject *module) {
         || !st->empty_bytes) {
         return -1;
     }
+    st->datetime_api = PyCapsule_Import("datetime.datetime_CAPI", 0);
+    if (st->datetime_api == NULL) {
+        return -1;
+    }
     return PyModule_AddIntConstant(module, "NATIVE_MAX_DEPTH", NATIVE_MAX_DEPTH);
 }
 

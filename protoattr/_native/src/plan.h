@@ -111,6 +111,7 @@ typedef struct {
     PyObject *str_value;
     PyObject *str_dict;
     PyObject *empty_bytes;
+    void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
