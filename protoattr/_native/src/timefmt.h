@@ -7,6 +7,10 @@
 #include <datetime.h>
 #include "buffer.h"
 
+/* datetime.h defines a static PyDateTimeAPI; the engine keeps the capsule in its
+ * module state instead, so this only silences "defined but not used". */
+static inline void *timefmt_unused_capi(void) { return PyDateTimeAPI; }
+
 /* Write `v` as a length-delimited body (tag already written): 1 done, 0 not taken, -1 error. */
 int time_encode(PyDateTime_CAPI *api, int kind_is_timestamp, PyObject *v, Buf *b);
 
