@@ -377,6 +377,8 @@ class TypeModel:
             if is_contract(item) or surrogate_for(item) is not None:
                 # lists of messages need no class of their own: loop over T's codec
                 codec = _MessageList(self._codec(item), self.max_depth)
+                if self._native is not None:  # the engine's loop, this one behind it
+                    codec = self._native.message_list(item, codec)
             else:
                 wrapper = self._compiled_codec(self._list_wrapper(list_type))
                 codec = _WrappedList(wrapper)

@@ -39,27 +39,34 @@ def _load_sanitized_engine() -> None:
 
 _load_sanitized_engine()
 
-import protoattr as pa  # noqa: E402
-from protoattr import DecodeError  # noqa: E402
+import atheris  # noqa: E402
+
+with atheris.instrument_imports(include=["protoattr"]):  # the Python side's coverage
+    import protoattr as pa
 from targets import TARGETS, seeds  # noqa: E402
+
+from protoattr import DecodeError  # noqa: E402
 
 NATIVE = pa.TypeModel(backend="native")
 PYTHON = pa.TypeModel(backend="python")
 
 
-def _outcome(model: pa.TypeModel, cls: type, data: bytes) -> tuple[str, Any]:
+def _outcome(model: pa.TypeModel, cls: Any, data: bytes) -> tuple[str, Any]:
     try:
         return "ok", model.deserialize(cls, data)
     except DecodeError as exc:
         return "DecodeError", str(exc)
 
 
-def check(cls: type, data: bytes) -> None:
+def check(cls: Any, data: bytes) -> None:
     native = _outcome(NATIVE, cls, data)
     python = _outcome(PYTHON, cls, data)
     if native[0] != python[0] or (native[0] != "ok" and native[1] != python[1]):
         raise AssertionError(f"native {native!r} != python {python!r} for {data!r}")
-    if native[0] == "ok" and NATIVE.serialize(native[1]) != PYTHON.serialize(python[1]):
+    kind = cls if isinstance(native[1], list) else None
+    if native[0] == "ok" and NATIVE.serialize(native[1], type=kind) != PYTHON.serialize(
+        python[1], type=kind
+    ):
         raise AssertionError(f"re-encodings differ for {data!r}")
 
 
@@ -73,8 +80,6 @@ def main() -> None:
         return
     if len(sys.argv) < 2 or sys.argv[1] not in TARGETS:
         raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
-    import atheris
-
     cls = TARGETS[sys.argv.pop(1)]
     print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]
     for items in seeds().values():  # compile everything before the clock starts

@@ -5,7 +5,8 @@
                Timestamp/Duration and a nested message;
 ``proto2``     required fields, proto2 defaults and closed enums (the
                engine hands their unknown numbers to the Python codec);
-``recursive``  a message that contains itself (depth limits, deep nesting).
+``recursive``  a message that contains itself (depth limits, deep nesting);
+``list``       a top-level ``list[Proto2]`` (the engine's loop over the items).
 
 Inheritance, groups and oneof are not native yet (their contracts keep the
 Python codec), so they have no target here yet.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import protoattr as pa
 from protoattr import field, proto_contract
@@ -96,7 +98,12 @@ class Node:
     label: str = field(4, default="")
 
 
-TARGETS: dict[str, type] = {"scalars": Scalars, "proto2": Proto2, "recursive": Node}
+TARGETS: dict[str, Any] = {
+    "scalars": Scalars,
+    "proto2": Proto2,
+    "recursive": Node,
+    "list": list[Proto2],  # a top-level list: the engine's own loop over its items
+}
 
 
 def seeds() -> dict[str, list[bytes]]:
@@ -107,12 +114,35 @@ def seeds() -> dict[str, list[bytes]]:
         "scalars": [
             py.serialize(
                 Scalars(
-                    -1, 2**40, 7, 2**64 - 1, -5, 9, 1, 2, -3, -4, True, Colour.BLUE, 1.5, -2.25,
-                    "héllo", b"\x00\x01", Inner("in", -7), [1, -1, 300], [5, -6], ["a", ""],
-                    {1: "one", 0: ""}, {"k": Inner("v", 1)}, {True: 0.5}, 0,
-                    datetime(2024, 5, 17, 9, 30, 12, 345678), timedelta(days=-1, seconds=5),
-                    [Colour.GREEN, Colour.BLUE], "far",
-                )  # fmt: skip
+                    -1,
+                    2**40,
+                    7,
+                    2**64 - 1,
+                    -5,
+                    9,
+                    1,
+                    2,
+                    -3,
+                    -4,
+                    True,
+                    Colour.BLUE,
+                    1.5,
+                    -2.25,
+                    "héllo",
+                    b"\x00\x01",
+                    Inner("in", -7),
+                    [1, -1, 300],
+                    [5, -6],
+                    ["a", ""],
+                    {1: "one", 0: ""},
+                    {"k": Inner("v", 1)},
+                    {True: 0.5},
+                    0,
+                    datetime(2024, 5, 17, 9, 30, 12, 345678),
+                    timedelta(days=-1, seconds=5),
+                    [Colour.GREEN, Colour.BLUE],
+                    "far",
+                )
             ),
             py.serialize(Scalars()),
         ],
@@ -121,4 +151,10 @@ def seeds() -> dict[str, list[bytes]]:
             py.serialize(Proto2("", Level.LOW, Inner())),
         ],
         "recursive": [py.serialize(node), py.serialize(Node())],
+        "list": [
+            py.serialize(
+                [Proto2("a", Level.HIGH, Inner("x", 1)), Proto2("b", Level.LOW, Inner(), 5)],
+                type=list[Proto2],
+            )
+        ],
     }

@@ -210,6 +210,24 @@ class NativeBackend:
             return "native"
         return f"python: {self.reasons.get(cls, 'not a contract the model compiled')}"
 
+    def message_list(self, item: type, fallback: Any) -> Any:
+        """The codec of a top-level ``list[item]``: the engine's loop where ``item`` runs
+        natively (``fallback``, the Python list codec, behind it), else ``fallback``."""
+        from .._convert import surrogate_for
+        from .._errors import ContractError
+
+        if surrogate_for(item) is not None:
+            return fallback
+        try:
+            self.model._compiled_codec(item)
+        except ContractError:
+            return fallback  # reported where the list is first used, as without the engine
+        plan = self.plans.get(item)
+        if plan is None:
+            return fallback
+        plan.set_list_fallback(fallback.encode, fallback.decode)
+        return _NativeList(plan)
+
     # -- building ----------------------------------------------------------------
 
     def _plan(self, cls: type) -> Plan:
@@ -288,6 +306,17 @@ class NativeBackend:
             helpers = _TIME_HELPERS[vt.kind]
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
         return (KINDS[vt.kind], sub, native, members, plain, vt.closed, *helpers, zero)
+
+
+class _NativeList:
+    """A top-level ``list[T]`` of a natively run contract: the plan's list loop."""
+
+    __slots__ = ("decode", "encode", "plan")
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.encode = plan.encode_list
+        self.decode = plan.decode_list
 
 
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:

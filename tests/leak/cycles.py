@@ -10,6 +10,7 @@ runs in the test suite (tests/test_native_leaks.py).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import gc
 import sys
@@ -17,8 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import protoattr as pa
-from tests.test_native import Chain, Everything, Holder, Leaf, When
-from tests.test_native import Choice, Colour, Level, Priced  # noqa: F401
+from tests.test_native import Chain, Choice, Colour, Everything, Holder, Leaf, Level, Priced, When
 
 UTC = datetime.timezone.utc
 
@@ -34,7 +34,9 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
         {"k": Leaf("v", 3)}, [True, False], [float("inf"), -1e-300], 0, 0,
     )  # fmt: skip
     every_bytes = model.serialize(every)
-    holder = Holder(Leaf("x", 1), Choice(b="c"), [Priced(decimal.Decimal("2.5"))], {"a": Leaf("", 0)})
+    holder = Holder(
+        Leaf("x", 1), Choice(b="c"), [Priced(decimal.Decimal("2.5"))], {"a": Leaf("", 0)}
+    )
     holder_bytes = model.serialize(holder)
     when = When(datetime.datetime(2020, 1, 2, 3, 4, 5, 6, tzinfo=UTC), datetime.timedelta(-1, 3))
     when_bytes = model.serialize(when)
@@ -68,10 +70,8 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
 
     def cycle() -> None:
         for op in ops:
-            try:
+            with contextlib.suppress(pa.EncodeError, pa.DecodeError):
                 op()
-            except (pa.EncodeError, pa.DecodeError):
-                pass
 
     return cycle
 

@@ -521,3 +521,35 @@ PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t p
     Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
     return decode_message(&c, plan, c.base + pos, c.base + end, depth);
 }
+
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end) {
+    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
+    const unsigned char *p = c.base + pos, *e = c.base + end;
+    PyObject *items = PyList_New(0);
+    if (items == NULL) {
+        return NULL;
+    }
+    while (p < e) {
+        uint64_t tag;
+        if (read_varint(&p, e, &tag) < 0) {
+            goto fail;
+        }
+        if (tag == 10) {
+            const unsigned char *item_end;
+            if (read_len(&p, e, &item_end) < 0
+                || list_append_new(items, decode_message(&c, plan, p, item_end, 1)) < 0) {
+                goto fail;
+            }
+            p = item_end;
+        } else if (skip_value(tag, &p, e) < 0) {
+            goto fail;
+        }
+    }
+    if (p == e) {
+        return items;
+    }
+fail:
+    Py_DECREF(items);
+    return NULL;
+}

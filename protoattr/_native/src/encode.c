@@ -540,3 +540,34 @@ PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj) {
     buf_free(&b);
     return out;
 }
+
+PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items) {
+    if (!PyList_CheckExact(items) && !PyTuple_CheckExact(items)) {
+        return NULL;  /* any other iterable: the Python list codec */
+    }
+    int is_list = PyList_CheckExact(items);
+    Buf b;
+    buf_init(&b);
+    PyObject *out = NULL;
+    Py_ssize_t i = 0;
+    for (; i < (is_list ? PyList_GET_SIZE(items) : PyTuple_GET_SIZE(items)); i++) {
+        PyObject *x = is_list ? PyList_GET_ITEM(items, i) : PyTuple_GET_ITEM(items, i);
+        Py_INCREF(x);
+        int r = -1;
+        if (buf_reserve(&b, 2) == 0) {
+            b.data[b.len++] = 0x0a;
+            Py_ssize_t at = buf_open(&b);
+            if (encode_message(st, plan, x, &b, 1) == 0) {
+                r = buf_close(&b, at);
+            }
+        }
+        Py_DECREF(x);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    out = PyBytes_FromStringAndSize(b.data, b.len);
+done:
+    buf_free(&b);
+    return out;
+}

@@ -226,6 +226,8 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->set_unknown);
     Py_CLEAR(self->ctor);
     Py_CLEAR(self->kwnames);
+    Py_CLEAR(self->list_encode);
+    Py_CLEAR(self->list_decode);
 }
 
 static Py_ssize_t *index_array(PyObject *seq, Py_ssize_t nfields, Py_ssize_t *count) {
@@ -410,6 +412,68 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
     return PyObject_Vectorcall(self->py_decode, args, (size_t)nargs, NULL);
 }
 
+/* Plan.set_list_fallback(encode, decode): the Python codec of a top-level list[cls]. */
+static PyObject *plan_set_list_fallback(Plan *self, PyObject *args) {
+    PyObject *enc, *dec;
+    if (!PyArg_ParseTuple(args, "OO:set_list_fallback", &enc, &dec)) {
+        return NULL;
+    }
+    Py_INCREF(enc);
+    Py_XSETREF(self->list_encode, enc);
+    Py_INCREF(dec);
+    Py_XSETREF(self->list_decode, dec);
+    Py_RETURN_NONE;
+}
+
+/* Plan.encode_list(items) -> bytes: the items as repeated field 1. */
+static PyObject *plan_encode_list(Plan *self, PyObject *items) {
+    if (self->list_encode == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
+        return NULL;
+    }
+    if (self->ready && !self->invalid) {
+        PyObject *out = engine_encode_list(engine_state_of_type(Py_TYPE(self)), self, items);
+        if (out != NULL) {
+            return out;
+        }
+        PyErr_Clear();
+    }
+    self->fallbacks++;
+    return PyObject_CallOneArg(self->list_encode, items);
+}
+
+/* Plan.decode_list(buf, pos, end, depth, base) -> list, the list codec's signature. */
+static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "decode_list(buf, pos, end, depth, base)");
+        return NULL;
+    }
+    if (self->list_decode == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
+        return NULL;
+    }
+    PyObject *buf = args[0];
+    if (self->ready && !self->invalid && PyBytes_CheckExact(buf) && PyLong_CheckExact(args[1])
+        && PyLong_CheckExact(args[2])) {
+        Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+        Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+        if (!PyErr_Occurred() && 0 <= pos && pos <= end && end <= PyBytes_GET_SIZE(buf)) {
+            int gc_was = end - pos > 4096 ? PyGC_Disable() : 0;
+            PyObject *out = engine_decode_list(engine_state_of_type(Py_TYPE(self)), self, buf,
+                                               pos, end);
+            if (gc_was) {
+                PyGC_Enable();
+            }
+            if (out != NULL) {
+                return out;
+            }
+        }
+        PyErr_Clear();
+    }
+    self->fallbacks++;
+    return PyObject_Vectorcall(self->list_decode, args, (size_t)nargs, NULL);
+}
+
 static int plan_traverse(Plan *self, visitproc visit, void *arg) {
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(self->cls);
@@ -420,6 +484,8 @@ static int plan_traverse(Plan *self, visitproc visit, void *arg) {
     Py_VISIT(self->set_unknown);
     Py_VISIT(self->ctor);
     Py_VISIT(self->kwnames);
+    Py_VISIT(self->list_encode);
+    Py_VISIT(self->list_decode);
     for (Py_ssize_t i = 0; i < self->nfields; i++) {
         Field *f = &self->fields[i];
         Py_VISIT(f->name);
@@ -473,6 +539,11 @@ static PyMethodDef plan_methods[] = {
     {"encode", (PyCFunction)plan_encode, METH_O, "encode(obj) -> bytes"},
     {"decode", (PyCFunction)(void (*)(void))plan_decode, METH_FASTCALL,
      "decode(buf, pos, end, depth, base) -> object"},
+    {"set_list_fallback", (PyCFunction)plan_set_list_fallback, METH_VARARGS,
+     "set_list_fallback(encode, decode): the Python codec of list[cls]"},
+    {"encode_list", (PyCFunction)plan_encode_list, METH_O, "encode_list(items) -> bytes"},
+    {"decode_list", (PyCFunction)(void (*)(void))plan_decode_list, METH_FASTCALL,
+     "decode_list(buf, pos, end, depth, base) -> list"},
     {"invalidate", (PyCFunction)plan_invalidate, METH_NOARGS,
      "Send every later call to the Python codec (the contract's hierarchy changed)."},
     {NULL, NULL, 0, NULL},

@@ -99,6 +99,8 @@ typedef struct Plan {
     PyObject *kwnames;
     Py_ssize_t nlate;
     Py_ssize_t *late_fields;
+    PyObject *list_encode;    /* top-level list[cls]: the Python fallbacks */
+    PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     PyObject *weakreflist;
 } Plan;
@@ -136,5 +138,9 @@ static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
 PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
+/* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
+PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end);
 
 #endif
