@@ -496,6 +496,7 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
         }
     }
     int r = 0;
+    Py_ssize_t in_dict = 0;
     for (Py_ssize_t i = 0; i < plan->nfields && r == 0; i++) {
         const Field *f = &plan->fields[i];
         PyObject *v = NULL;
@@ -503,6 +504,7 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
             v = PyDict_GetItemWithError(dict, f->name);
             if (v != NULL) {
                 Py_INCREF(v);  /* held: a callback below may change the dict */
+                in_dict++;
             } else if (PyErr_Occurred()) {
                 r = -1;
                 break;
@@ -518,7 +520,10 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
         r = encode_field(st, f, v, b, depth);
         Py_DECREF(v);
     }
-    if (r == 0 && plan->unknown_key != NULL) {
+    /* a __dict__ holding exactly the fields has no unknown-field entry: no lookup */
+    int no_unknown = dict != NULL && in_dict == plan->nfields
+                     && PyDict_GET_SIZE(dict) == plan->nfields;
+    if (r == 0 && plan->unknown_key != NULL && !no_unknown) {
         PyObject *u;
         r = unknown_of(st, plan, obj, dict, &u);
         if (r == 0 && u != NULL) {
