@@ -438,3 +438,29 @@ def test_top_level_lists_run_in_the_engine() -> None:
     bad = [Leaf("a", 1), Leaf("b", 2**40)]
     _same(_outcome(nat.serialize, bad, list[Leaf]), _outcome(PY.serialize, bad, list[Leaf]))
     assert _fallbacks(nat) == 3  # the generator, the bad list, and the bad item in it
+
+
+@needs_engine
+def test_threads_racing_on_first_use_get_one_plan() -> None:
+    import threading
+
+    nat = _native_model()
+    barrier = threading.Barrier(16)
+    seen: list[Any] = []
+
+    def first_use() -> None:
+        barrier.wait()
+        data = nat.serialize(Holder(Leaf("t", 1)))
+        seen.append((nat.deserialize(Holder, data), nat._codecs[Holder].encode))
+
+    threads = [threading.Thread(target=first_use) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 16
+    assert all(obj == Holder(Leaf("t", 1)) for obj, _ in seen)
+    assert nat._native is not None
+    plan = nat._native.plans[Holder]
+    assert all(enc == plan.encode for _, enc in seen)  # one plan, installed once
+    assert _fallbacks(nat) == 0

@@ -15,8 +15,8 @@
 #include "timefmt.h"
 
 #if PY_VERSION_HEX < 0x030B0000
-#define PyFloat_Unpack4 _PyFloat_Unpack4
-#define PyFloat_Unpack8 _PyFloat_Unpack8
+#define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
+#define PyFloat_Unpack8(p, le) _PyFloat_Unpack8((const unsigned char *)(p), (le))
 #endif
 
 typedef struct {
@@ -360,6 +360,34 @@ static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
     }
 }
 
+/* The unknown fields of one message: rare, so nothing on the stack (recursion
+ * stays shallow in stack bytes) and one heap block when there are any. */
+typedef struct {
+    char *data;
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Unknown;
+
+static int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
+    if (n > u->cap - u->len) {
+        if (n > PY_SSIZE_T_MAX / 4 - u->len) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        Py_ssize_t cap = (u->len + n) * 2;
+        char *data = PyMem_Realloc(u->data, (size_t)cap);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        u->data = data;
+        u->cap = cap;
+    }
+    memcpy(u->data + u->len, src, (size_t)n);
+    u->len += n;
+    return 0;
+}
+
 static int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth) {
     PyObject *v;
     switch (f->absent_mode) {
@@ -387,7 +415,7 @@ static int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth
     return 0;
 }
 
-static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Buf *unknown) {
+static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
     for (Py_ssize_t i = 0; i < plan->nfields; i++) {
         const Field *f = &plan->fields[i];
         if (vals[i] == NULL && fill_absent(c, f, &vals[i], depth) < 0) {
@@ -455,8 +483,7 @@ static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
         if (vals == NULL) return PyErr_NoMemory();
     }
     PyObject *obj = NULL;
-    Buf unknown;
-    buf_init(&unknown);
+    Unknown unknown = {NULL, 0, 0};
     for (Py_ssize_t i = 0; i < n; i++) {
         const Field *f = &plan->fields[i];
         switch (f->init_mode) {
@@ -497,7 +524,7 @@ static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
             if (skip_value(tag, &p, end) < 0) {
                 goto done;
             }
-            if (plan->unknown_key != NULL && buf_write(&unknown, (const char *)t0, p - t0) < 0) {
+            if (plan->unknown_key != NULL && unknown_add(&unknown, t0, p - t0) < 0) {
                 goto done;
             }
         }
@@ -512,7 +539,7 @@ done:
     if (vals != small) {
         PyMem_Free(vals);
     }
-    buf_free(&unknown);
+    PyMem_Free(unknown.data);
     return obj;
 }
 

@@ -12,8 +12,8 @@
 #include "timefmt.h"
 
 #if PY_VERSION_HEX < 0x030B0000
-#define PyFloat_Pack4 _PyFloat_Pack4
-#define PyFloat_Pack8 _PyFloat_Pack8
+#define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
+#define PyFloat_Pack8(x, p, le) _PyFloat_Pack8((x), (unsigned char *)(p), (le))
 #endif
 
 static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
