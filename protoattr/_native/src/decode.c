@@ -155,6 +155,29 @@ static PyObject *fixed_value(int kind, const unsigned char *p) {
     }
 }
 
+/* A str from UTF-8 bytes: ASCII (the common case) copied straight into a new
+ * compact string, anything else through CPython's strict UTF-8 decoder. */
+static PyObject *make_str(const unsigned char *p, Py_ssize_t n) {
+    const unsigned char *q = p, *e = p + n;
+    uint64_t high = 0;
+    for (; e - q >= 8; q += 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        high |= w;
+    }
+    for (; q < e; q++) {
+        high |= *q;
+    }
+    if (high & 0x8080808080808080ull) {
+        return PyUnicode_DecodeUTF8((const char *)p, n, NULL);
+    }
+    PyObject *s = PyUnicode_New(n, 127);
+    if (s != NULL) {
+        memcpy(PyUnicode_1BYTE_DATA(s), p, (size_t)n);
+    }
+    return s;
+}
+
 static int read_len(const unsigned char **p, const unsigned char *end,
                     const unsigned char **body_end) {
     uint64_t n;
@@ -194,7 +217,7 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
     *p = e;
     switch (kind) {
     case K_STRING:
-        return PyUnicode_DecodeUTF8((const char *)start, e - start, NULL);
+        return make_str(start, e - start);
     case K_BYTES:
         return PyBytes_FromStringAndSize((const char *)start, e - start);
     case K_MESSAGE:
