@@ -123,7 +123,7 @@ def test_which_contracts_run_natively() -> None:
     assert isinstance(backend, NativeBackend)
     assert backend.explain(Leaf) == "native"
     assert backend.explain(Holder) == "native"
-    assert backend.explain(Choice) == "python: Choice.a: oneof"
+    assert backend.explain(Choice) == "native"
     assert backend.explain(Priced) == "python: Priced.price: converted type or surrogate"
     assert backend.explain(Animal) == "python: inheritance (subtypes)"
     assert backend.explain(Dog) == "python: inheritance (subtypes)"
@@ -464,3 +464,16 @@ def test_threads_racing_on_first_use_get_one_plan() -> None:
     plan = nat._native.plans[Holder]
     assert all(enc == plan.encode for _, enc in seen)  # one plan, installed once
     assert _fallbacks(nat) == 0
+
+
+@needs_engine
+def test_oneof_runs_natively_last_member_wins() -> None:
+    nat = _native_model()
+    assert nat.serialize(Choice(a=5)) == PY.serialize(Choice(a=5)) == b"\x08\x05"
+    both = b"\x08\x05\x12\x02hi\x08\x07"  # a, then b, then a again
+    assert nat.deserialize(Choice, both) == PY.deserialize(Choice, both) == Choice(a=7)
+    assert nat.deserialize(Choice, both[:6]) == Choice(b="hi")
+    assert _fallbacks(nat) == 0
+    two = Choice(a=1, b="x")  # two members set: the Python codec's EncodeError
+    _same(_outcome(nat.serialize, two), _outcome(PY.serialize, two))
+    assert "more than one member of oneof 'pick'" in _outcome(nat.serialize, two)[1]

@@ -25,11 +25,20 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus"
   cp "$here/corpus/$t/"* "$corpus/"
   echo "== $t: $runs inputs"
+  log="$build/$t.log"
+  set +e
   LD_PRELOAD="$asan:$ubsan" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1" \
   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
   PROTOATTR_ENGINE="$engine" \
     "$python" "$here/harness.py" "$t" -runs="$runs" -max_len=512 -print_final_stats=1 \
-      "$corpus" 2>&1 | grep -E "^(==|INFO: -|#[0-9]+ +DONE|stat::number_of_executed_units|.*ERROR|.*error|.*Traceback|.*AssertionError|SUMMARY)" || true
-  test "${PIPESTATUS[0]}" -eq 0
+      "$corpus" > "$log" 2>&1
+  status=$?
+  set -e
+  grep -E "^(INFO: - engine|stat::number_of_executed_units)" "$log" || true
+  if [ "$status" -ne 0 ]; then
+    echo "FAILED: $t (exit $status), the end of $log:"
+    tail -40 "$log"
+    exit 1
+  fi
 done

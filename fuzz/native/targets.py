@@ -2,13 +2,13 @@
 
 ``scalars``    every scalar kind, packed and unpacked repeated fields, maps
                (scalar, string and message values), Optional presence,
-               Timestamp/Duration and a nested message;
+               Timestamp/Duration, a nested message and a oneof;
 ``proto2``     required fields, proto2 defaults and closed enums (the
                engine hands their unknown numbers to the Python codec);
 ``recursive``  a message that contains itself (depth limits, deep nesting);
 ``list``       a top-level ``list[Proto2]`` (the engine's loop over the items).
 
-Inheritance, groups and oneof are not native yet (their contracts keep the
+Inheritance and groups are not native yet (their contracts keep the
 Python codec), so they have no target here yet.
 """
 
@@ -74,6 +74,9 @@ class Scalars:
     took: timedelta | None = field(26, default=None)
     colours: list[Colour] = field(27, default_factory=list)
     far: str = field(100000, default="")
+    pick_n: int | None = field(28, oneof="pick", default=None)
+    pick_s: str | None = field(29, oneof="pick", default=None)
+    pick_m: Inner | None = field(30, oneof="pick", default=None)
 
 
 @proto_contract
@@ -145,6 +148,8 @@ def seeds() -> dict[str, list[bytes]]:
                 )
             ),
             py.serialize(Scalars()),
+            py.serialize(Scalars(pick_m=Inner("m", 3))),
+            py.serialize(Scalars(pick_s="s")) + py.serialize(Scalars(pick_n=-1)),
         ],
         "proto2": [
             py.serialize(Proto2("k", Level.MID, Inner("i", 2), 60, "MX", [Level.LOW, Level.HIGH])),

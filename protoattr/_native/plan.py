@@ -89,14 +89,14 @@ def unsupported(model: TypeModel, info: ContractInfo) -> str | None:
         reason = _field_unsupported(f)
         if reason is not None:
             return f"{f.where}: {reason}"
+    if len({f.oneof for f in info.fields if f.oneof is not None}) > 64:
+        return "more than 64 oneofs"
     return None
 
 
 def _field_unsupported(f: FieldInfo) -> str | None:
     if f.group:
         return "group"
-    if f.oneof is not None:
-        return "oneof"
     for vt in (f.value, f.key):
         if vt is not None and (vt.domain is not None or vt.encode_with or vt.decode_with):
             return "converted type or surrogate"
@@ -245,7 +245,15 @@ class NativeBackend:
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
-        fields = tuple(self._field(f) for f in info.fields)
+        groups = {
+            name: i + 1
+            for i, name in enumerate(
+                dict.fromkeys(f.oneof for f in info.fields if f.oneof is not None)
+            )
+        }
+        fields = tuple(
+            self._field(f, 0 if f.oneof is None else groups[f.oneof]) for f in info.fields
+        )
         plan.setup(
             cls,
             fields,
@@ -260,7 +268,7 @@ class NativeBackend:
         codec.decode = plan.decode
         return plan
 
-    def _field(self, f: FieldInfo) -> tuple[Any, ...]:
+    def _field(self, f: FieldInfo, oneof: int) -> tuple[Any, ...]:
         kind = f.value.kind
         enc_mode = _enc_mode(f) if f.label in (Label.SINGULAR, Label.OPTIONAL) else ENC_ALWAYS
         cmp = _default_cmp(f) if f.label is Label.SINGULAR and enc_mode == ENC_DEFAULT else None
@@ -282,6 +290,7 @@ class NativeBackend:
             absent_mode,
             absent_value,
             container,
+            oneof,
         )
 
     def _value(self, vt: ValueType) -> tuple[Any, ...]:

@@ -371,7 +371,7 @@ static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
         return 0;
     default:
         if (wt != vs->wire_type) return 0;
-        if (vs->kind == K_MESSAGE && *slot != NULL) {
+        if (vs->kind == K_MESSAGE && *slot != NULL && *slot != Py_None) {
             return -1;  /* seen twice: merged, which the Python codec does */
         }
         {
@@ -541,6 +541,15 @@ static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
             r = read_field(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
             if (r < 0) {
                 goto done;
+            }
+            int group = plan->fields[idx].oneof;
+            if (r == 1 && group) {  /* the last member seen wins: the others become None */
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    if (j != idx && plan->fields[j].oneof == group) {
+                        Py_INCREF(Py_None);
+                        Py_XSETREF(vals[j], Py_None);
+                    }
+                }
             }
         }
         if (r == 0) {

@@ -497,6 +497,7 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
     }
     int r = 0;
     Py_ssize_t in_dict = 0;
+    unsigned char oneof_set[MAX_ONEOFS + 1] = {0};
     for (Py_ssize_t i = 0; i < plan->nfields && r == 0; i++) {
         const Field *f = &plan->fields[i];
         PyObject *v = NULL;
@@ -517,7 +518,11 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
                 break;
             }
         }
-        r = encode_field(st, f, v, b, depth);
+        if (f->oneof && v != Py_None && oneof_set[f->oneof]++) {
+            r = -1;  /* two members of one oneof set: Python names them in its error */
+        } else {
+            r = encode_field(st, f, v, b, depth);
+        }
         Py_DECREF(v);
     }
     /* a __dict__ holding exactly the fields has no unknown-field entry: no lookup */

@@ -94,9 +94,9 @@ static int copy_tag(PyObject *b, unsigned char *dst, int *len) {
 
 static int field_setup(Field *f, PyObject *spec) {
     /* (name, number, label, packed, value, key, tag, len_tag, enc_mode, default_cmp,
-     *  init_mode, init_value, absent_mode, absent_value, container) */
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 15) {
-        PyErr_SetString(PyExc_TypeError, "plan: a field spec is a 15-tuple");
+     *  init_mode, init_value, absent_mode, absent_value, container, oneof) */
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 16) {
+        PyErr_SetString(PyExc_TypeError, "plan: a field spec is a 16-tuple");
         return -1;
     }
     PyObject *name = PyTuple_GET_ITEM(spec, 0);
@@ -184,7 +184,12 @@ static int field_setup(Field *f, PyObject *spec) {
     f->absent_mode = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 12));
     f->absent_value = none_to_null(PyTuple_GET_ITEM(spec, 13));
     f->container = none_to_null(PyTuple_GET_ITEM(spec, 14));
+    f->oneof = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 15));
     if (PyErr_Occurred()) {
+        return -1;
+    }
+    if (f->oneof < 0 || f->oneof > MAX_ONEOFS || (f->oneof && f->label != L_OPTIONAL)) {
+        PyErr_SetString(PyExc_ValueError, "plan: bad oneof group");
         return -1;
     }
     if (f->absent_mode == ABSENT_FACTORY && f->absent_value == NULL) {

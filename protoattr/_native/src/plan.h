@@ -72,7 +72,10 @@ typedef struct {
     int absent_mode;
     PyObject *absent_value;
     PyObject *container;      /* repeated fields held in another container (tuple, set) */
+    int oneof;                /* 1.. for members of the contract's n-th oneof, 0 otherwise */
 } Field;
+
+#define MAX_ONEOFS 64
 
 typedef struct Plan {
     PyObject_HEAD
