@@ -299,9 +299,9 @@ class TypeModel:
             codec.generated = generated
             codec.encode = functions[f"encode_{stem}"]
             codec.decode = functions[f"decode_{stem}"]
-            codec.source = generated.source
             if self._native is not None:  # the plan replaces encode/decode where it can
                 self._native.installed(codec)
+            codec.source = generated.source  # last: "compiled" means fully installed
 
     def add_surrogate(
         self,
