@@ -477,3 +477,22 @@ def test_oneof_runs_natively_last_member_wins() -> None:
     two = Choice(a=1, b="x")  # two members set: the Python codec's EncodeError
     _same(_outcome(nat.serialize, two), _outcome(PY.serialize, two))
     assert "more than one member of oneof 'pick'" in _outcome(nat.serialize, two)[1]
+
+
+@needs_engine
+def test_a_rejected_plan_leaves_the_python_codec_and_warns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from protoattr._native import plan as planner
+
+    def broken(self: Any, f: Any, oneof: int) -> tuple[Any, ...]:
+        return ("not", "a", "field")
+
+    monkeypatch.setattr(planner.NativeBackend, "_field", broken)
+    nat = _native_model()
+    with pytest.warns(RuntimeWarning, match="Leaf runs its Python codec"):
+        data = nat.serialize(Leaf("x", 1))
+    assert data == PY.serialize(Leaf("x", 1))
+    assert nat.deserialize(Leaf, data) == Leaf("x", 1)
+    assert nat._native is not None
+    assert nat._native.explain(Leaf).startswith("python: plan rejected")

@@ -18,6 +18,7 @@ backend's own.
 from __future__ import annotations
 
 import struct
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -193,7 +194,23 @@ class NativeBackend:
             self.reasons[cls] = reason
             return
         self.reasons.pop(cls, None)
-        self._plan(cls)
+        try:
+            self._plan(cls)
+        except (TypeError, ValueError, OverflowError) as exc:  # a planner bug: stay correct
+            self._forget_unready()
+            self.reasons[cls] = f"plan rejected ({exc})"
+            warnings.warn(
+                f"protoattr: {cls.__qualname__} runs its Python codec: the native plan was "
+                f"rejected ({exc}); please report this",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+    def _forget_unready(self) -> None:
+        """Drop plans whose setup did not finish (their codecs still hold the Python
+        functions; plans nesting them hand over to Python when they meet them)."""
+        for cls in [c for c, plan in self.plans.items() if not plan.ready]:
+            del self.plans[cls]
 
     def reset(self, cls: type) -> None:
         """``cls``'s hierarchy changed: its plan must not run any more."""
