@@ -297,10 +297,11 @@ class TypeModel:
             )
             codec._info = info
             codec.generated = generated
-            codec.encode = functions[f"encode_{stem}"]
-            codec.decode = functions[f"decode_{stem}"]
-            if self._native is not None:  # the plan replaces encode/decode where it can
-                self._native.installed(codec)
+            encode, decode = functions[f"encode_{stem}"], functions[f"decode_{stem}"]
+            # the native plan, where the engine runs the contract, replaces encode/decode
+            if self._native is None or not self._native.installed(codec, encode, decode):
+                codec.encode = encode
+                codec.decode = decode
             codec.source = generated.source  # last: "compiled" means fully installed
 
     def add_surrogate(

@@ -184,18 +184,23 @@ class NativeBackend:
 
     # -- the model's hooks (called under the model's lock) ---------------------
 
-    def installed(self, codec: Codec) -> None:
-        """``codec`` just got its Python functions: run it natively if the engine can."""
+    def installed(
+        self, codec: Codec, encode: Callable[[Any], bytes], decode: Callable[..., Any]
+    ) -> bool:
+        """``codec``'s Python functions were just generated: run it natively if the engine
+        can.  True when the plan is installed as ``codec.encode``/``decode``; False when
+        the caller installs the Python functions."""
         cls = codec.cls
-        self.python[cls] = (codec.encode, codec.decode)
+        self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
         reason = unsupported(self.model, codec.info)
         if reason is not None:
             self.reasons[cls] = reason
-            return
+            return False
         self.reasons.pop(cls, None)
         try:
             self._plan(cls)
+            return True
         except (TypeError, ValueError, OverflowError) as exc:  # a planner bug: stay correct
             self._forget_unready()
             self.reasons[cls] = f"plan rejected ({exc})"
@@ -205,6 +210,7 @@ class NativeBackend:
                 RuntimeWarning,
                 stacklevel=2,
             )
+            return False
 
     def _forget_unready(self) -> None:
         """Drop plans whose setup did not finish (their codecs still hold the Python
