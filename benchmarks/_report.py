@@ -185,6 +185,11 @@ def targets(med: dict[str, Any], workloads: list[str]) -> list[dict[str, Any]]:
         ("deserialize faster than pickle", "pickle", "deserialize_ns", "ratio<", 1.0),
         ("smaller than json", "json", "size", "ratio<", 1.0),
         ("smaller than pickle", "pickle", "size", "ratio<", 1.0),
+        # issue 12, the native engine (protoattr's default backend when it is built)
+        ("serialize <= 0.20x google-upb", BASELINE, "serialize_ns", "ratio", 0.2),
+        ("deserialize <= 0.50x google-upb", BASELINE, "deserialize_ns", "ratio", 0.5),
+        ("serialize faster than msgspec", "msgspec", "serialize_ns", "ratio<", 1.0),
+        ("deserialize faster than msgspec", "msgspec", "deserialize_ns", "ratio<", 1.0),
     ]
     out = []
     for label, other, key, kind, bound in spec:

@@ -35,6 +35,8 @@ from ._contract import (
 from ._convert import add_surrogate, surrogate_for
 from ._errors import ContractError, DecodeError, EncodeError
 from ._fields import field
+from ._native import choose as _choose_backend
+from ._native.plan import NativeBackend
 from ._runtime import (
     BUDGET,
     decode_message_list,
@@ -145,15 +147,26 @@ class TypeModel:
     ``max_messages`` bounds how many messages one decode may build (``None``: no
     bound), so that a small hostile input cannot make a server build millions of
     empty messages (see "Hostile input" in docs/errors.md).
+    ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
+    ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
     """
 
-    def __init__(self, *, max_depth: int = 100, max_messages: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_depth: int = 100,
+        max_messages: int | None = None,
+        backend: str | None = None,
+    ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         if max_messages is not None and max_messages < 1:
             raise ValueError("max_messages must be at least 1 (or None)")
         self.max_depth = max_depth
         self.max_messages = max_messages
+        self._native: NativeBackend | None = None
+        if _choose_backend(backend) == "native":
+            self._native = NativeBackend(self)
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
         self._added: dict[type, None] = {}
@@ -178,6 +191,11 @@ class TypeModel:
         self._det_context = dataclasses.replace(
             self._context, codec_for=self._det_codec, deterministic=True
         )
+
+    @property
+    def backend(self) -> str:
+        """``"native"`` or ``"python"``: what runs this model's codecs."""
+        return "python" if self._native is None else "native"
 
     # -- registration and compilation ---------------------------------------
 
@@ -270,6 +288,8 @@ class TypeModel:
         codec._info = None
         codec.encode = codec._lazy_encode
         codec.decode = codec._lazy_decode
+        if self._native is not None:
+            self._native.reset(codec.cls)
 
     # -- hierarchies ------------------------------------------------------------
 
@@ -376,9 +396,12 @@ class TypeModel:
             )
             codec._info = info
             codec.generated = generated
-            codec.encode = functions[f"encode_{stem}"]
-            codec.decode = functions[f"decode_{stem}"]
-            codec.source = generated.source
+            encode, decode = functions[f"encode_{stem}"], functions[f"decode_{stem}"]
+            # the native plan, where the engine runs the contract, replaces encode/decode
+            if self._native is None or not self._native.installed(codec, encode, decode):
+                codec.encode = encode
+                codec.decode = decode
+            codec.source = generated.source  # last: "compiled" means fully installed
 
     def _install_deterministic(self, codec: Codec) -> None:
         """The encoder that sorts map entries: always the generated Python one (a separate
@@ -477,6 +500,8 @@ class TypeModel:
             if is_contract(item) or surrogate_for(item) is not None:
                 # lists of messages need no class of their own: loop over T's codec
                 codec = _MessageList(self._codec(item), self.max_depth)
+                if self._native is not None:  # the engine's loop, this one behind it
+                    codec = self._native.message_list(item, codec)
             else:
                 wrapper = self._compiled_codec(self._list_wrapper(list_type))
                 codec = _WrappedList(wrapper)

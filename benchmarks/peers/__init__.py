@@ -15,7 +15,9 @@ from types import ModuleType
 # name in the results -> module in this package; the order of the table.
 PEERS = {
     "protoattr": "protoattr_",
+    "protoattr-python": "protoattr_python",
     "google-upb": "google_upb",
+    "msgspec": "msgspec_",
     "pure-protobuf": "pure_protobuf_",
     "betterproto": "betterproto_",
     "json": "json_",

@@ -26,7 +26,7 @@ TaskList = list[Task]
 
 
 def version() -> str:
-    return pa.__version__
+    return f"{pa.__version__} ({pa.default_model.backend} backend)"
 
 
 def warm_up() -> None:

@@ -1,0 +1,100 @@
+"""Fuzz the native decoder with atheris: ``python fuzz/native/harness.py TARGET [libFuzzer args]``.
+
+Every input is decoded by the C engine and by the Python codec: anything but a
+result or a ``DecodeError`` is a crash, and the two must agree (same object,
+or same error class and message, byte offset included).  Run it through
+``fuzz/native/run.sh``, which builds the engine with AddressSanitizer and
+UndefinedBehaviorSanitizer first and loads that build here.
+
+``--write-seeds`` writes the seed corpus (``fuzz/native/corpus/TARGET/``).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE))
+
+
+def _load_sanitized_engine() -> None:
+    """Use the sanitizer build of the engine when ``PROTOATTR_ENGINE`` names it."""
+    path = os.environ.get("PROTOATTR_ENGINE")
+    if not path:
+        return
+    name = "protoattr._native._engine"
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules[name] = module
+
+
+_load_sanitized_engine()
+
+import atheris  # noqa: E402
+
+if os.environ.get("PROTOATTR_FUZZ_COVERAGE") == "1":  # the Python side's coverage (slow)
+    with atheris.instrument_imports(include=["protoattr"]):
+        import protoattr as pa
+else:
+    import protoattr as pa
+from targets import TARGETS, seeds  # noqa: E402
+
+from protoattr import DecodeError  # noqa: E402
+
+NATIVE = pa.TypeModel(backend="native")
+PYTHON = pa.TypeModel(backend="python")
+
+
+def _outcome(model: pa.TypeModel, cls: Any, data: bytes) -> tuple[str, Any]:
+    try:
+        return "ok", model.deserialize(cls, data)
+    except DecodeError as exc:
+        return "DecodeError", str(exc)
+
+
+def check(cls: Any, data: bytes) -> None:
+    native = _outcome(NATIVE, cls, data)
+    python = _outcome(PYTHON, cls, data)
+    if native[0] != python[0] or (native[0] != "ok" and native[1] != python[1]):
+        raise AssertionError(f"native {native!r} != python {python!r} for {data!r}")
+    kind = cls if isinstance(native[1], list) else None
+    if native[0] == "ok" and NATIVE.serialize(native[1], type=kind) != PYTHON.serialize(
+        python[1], type=kind
+    ):
+        raise AssertionError(f"re-encodings differ for {data!r}")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--write-seeds":
+        for name, items in seeds().items():
+            folder = HERE / "corpus" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            for i, data in enumerate(items):
+                (folder / f"seed-{i}").write_bytes(data)
+        return
+    if len(sys.argv) < 2 or sys.argv[1] not in TARGETS:
+        raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
+    cls = TARGETS[sys.argv.pop(1)]
+    print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]
+    for items in seeds().values():  # compile everything before the clock starts
+        for data in items:
+            check(cls, data)
+
+    def one_input(data: bytes) -> None:
+        check(cls, data)
+
+    atheris.Setup(sys.argv, one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""The contracts the native decoder is fuzzed on (one per harness target).
+
+``scalars``    every scalar kind, packed and unpacked repeated fields, maps
+               (scalar, string and message values), Optional presence,
+               Timestamp/Duration, a nested message and a oneof;
+``proto2``     required fields, proto2 defaults and closed enums (the
+               engine hands their unknown numbers to the Python codec);
+``recursive``  a message that contains itself (depth limits, deep nesting);
+``list``       a top-level ``list[Proto2]`` (the engine's loop over the items).
+
+Inheritance and groups are not native yet (their contracts keep the
+Python codec), so they have no target here yet.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import protoattr as pa
+from protoattr import field, proto_contract
+
+
+class Colour(enum.IntEnum):
+    RED = 0
+    GREEN = 1
+    BLUE = 2
+
+
+@pa.closed_enum
+class Level(enum.IntEnum):
+    LOW = 1
+    MID = 2
+    HIGH = 3
+
+
+@proto_contract
+@dataclass
+class Inner:
+    name: str = field(1, default="")
+    n: pa.sint64 = field(2, default=0)
+
+
+@proto_contract
+@dataclass
+class Scalars:
+    i32: pa.int32 = field(1, default=0)
+    i64: int = field(2, default=0)
+    u32: pa.uint32 = field(3, default=0)
+    u64: pa.uint64 = field(4, default=0)
+    s32: pa.sint32 = field(5, default=0)
+    s64: pa.sint64 = field(6, default=0)
+    f32: pa.fixed32 = field(7, default=0)
+    f64: pa.fixed64 = field(8, default=0)
+    sf32: pa.sfixed32 = field(9, default=0)
+    sf64: pa.sfixed64 = field(10, default=0)
+    flag: bool = field(11, default=False)
+    colour: Colour = field(12, default=Colour.RED)
+    real: pa.float32 = field(13, default=0.0)
+    double: float = field(14, default=0.0)
+    text: str = field(15, default="")
+    blob: bytes = field(16, default=b"")
+    inner: Inner | None = field(17, default=None)
+    packed: list[pa.int32] = field(18, default_factory=list)
+    unpacked: list[pa.sfixed64] = field(19, default_factory=list, packed=False)
+    texts: list[str] = field(20, default_factory=list)
+    by_id: dict[pa.uint32, str] = field(21, default_factory=dict)
+    by_name: dict[str, Inner] = field(22, default_factory=dict)
+    by_flag: dict[bool, pa.float32] = field(23, default_factory=dict)
+    maybe: pa.int64 | None = field(24, default=None)
+    at: datetime | None = field(25, default=None)
+    took: timedelta | None = field(26, default=None)
+    colours: list[Colour] = field(27, default_factory=list)
+    far: str = field(100000, default="")
+    pick_n: int | None = field(28, oneof="pick", default=None)
+    pick_s: str | None = field(29, oneof="pick", default=None)
+    pick_m: Inner | None = field(30, oneof="pick", default=None)
+
+
+@proto_contract
+@dataclass
+class Proto2:
+    key: str = field(1, required=True)
+    level: Level = field(2, required=True)
+    inner: Inner = field(6, required=True)
+    ttl: pa.int32 = field(3, default=86400)
+    kind: str = field(4, default="A")
+    levels: list[Level] = field(5, default_factory=list)
+    flags: list[bool] = field(7, default_factory=list, packed=False)
+    ratio: float = field(8, default=0.5)
+
+
+@proto_contract
+@dataclass
+class Node:
+    value: pa.int32 = field(1, default=0)
+    children: list[Node] = field(2, default_factory=list)
+    next: Node | None = field(3, default=None)
+    label: str = field(4, default="")
+
+
+TARGETS: dict[str, Any] = {
+    "scalars": Scalars,
+    "proto2": Proto2,
+    "recursive": Node,
+    "list": list[Proto2],  # a top-level list: the engine's own loop over its items
+}
+
+
+def seeds() -> dict[str, list[bytes]]:
+    """Valid encodings of each target: the starting corpus."""
+    py = pa.TypeModel(backend="python")
+    node = Node(1, [Node(2), Node(3, [Node(4, label="x")])], Node(5, next=Node(6)), "root")
+    return {
+        "scalars": [
+            py.serialize(
+                Scalars(
+                    -1,
+                    2**40,
+                    7,
+                    2**64 - 1,
+                    -5,
+                    9,
+                    1,
+                    2,
+                    -3,
+                    -4,
+                    True,
+                    Colour.BLUE,
+                    1.5,
+                    -2.25,
+                    "héllo",
+                    b"\x00\x01",
+                    Inner("in", -7),
+                    [1, -1, 300],
+                    [5, -6],
+                    ["a", ""],
+                    {1: "one", 0: ""},
+                    {"k": Inner("v", 1)},
+                    {True: 0.5},
+                    0,
+                    datetime(2024, 5, 17, 9, 30, 12, 345678),
+                    timedelta(days=-1, seconds=5),
+                    [Colour.GREEN, Colour.BLUE],
+                    "far",
+                )
+            ),
+            py.serialize(Scalars()),
+            py.serialize(Scalars(pick_m=Inner("m", 3))),
+            py.serialize(Scalars(pick_s="s")) + py.serialize(Scalars(pick_n=-1)),
+        ],
+        "proto2": [
+            py.serialize(Proto2("k", Level.MID, Inner("i", 2), 60, "MX", [Level.LOW, Level.HIGH])),
+            py.serialize(Proto2("", Level.LOW, Inner())),
+        ],
+        "recursive": [py.serialize(node), py.serialize(Node())],
+        "list": [
+            py.serialize(
+                [Proto2("a", Level.HIGH, Inner("x", 1)), Proto2("b", Level.LOW, Inner(), 5)],
+                type=list[Proto2],
+            )
+        ],
+    }

@@ -1,0 +1,31 @@
+from collections.abc import Callable
+from typing import Any
+
+NATIVE_MAX_DEPTH: int
+
+class Plan:
+    fallbacks: int
+    @property
+    def ready(self) -> bool: ...
+    @property
+    def cls(self) -> type | None: ...
+    def setup(
+        self,
+        cls: type,
+        fields: tuple[tuple[Any, ...], ...],
+        ctor_spec: tuple[Any, ...],
+        unknown_spec: tuple[Any, ...] | None,
+        use_dict: bool,
+        max_depth: int,
+        py_encode: Callable[[Any], bytes],
+        py_decode: Callable[..., Any],
+        /,
+    ) -> None: ...
+    def encode(self, obj: Any, /) -> bytes: ...
+    def decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any, /) -> Any: ...
+    def set_list_fallback(
+        self, encode: Callable[[Any], bytes], decode: Callable[..., Any], /
+    ) -> None: ...
+    def encode_list(self, items: Any, /) -> bytes: ...
+    def decode_list(self, buf: bytes, pos: int, end: int, depth: int, base: Any, /) -> Any: ...
+    def invalidate(self) -> None: ...

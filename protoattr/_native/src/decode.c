@@ -1,0 +1,614 @@
+/* Decode: from protobuf bytes straight to the user's objects.
+ *
+ * One pass over the buffer with a cursor and the message's end pointer;
+ * every length is checked against that end before it is used, and nesting is
+ * bounded by the depth counter.  Field values are collected in a slot array
+ * and the object is built at the end by calling the class (its __init__, its
+ * __post_init__), exactly as the generated Python decoder does.  Anything the
+ * engine does not take on (a merge, a closed enum's unknown number, a group,
+ * malformed input) makes it fail without a message: the entry point then
+ * runs the Python codec, which gives the result or the exact DecodeError.
+ */
+#include "plan.h"
+#include "buffer.h"
+#include "wire.h"
+#include "timefmt.h"
+
+#if PY_VERSION_HEX < 0x030B0000
+#define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
+#define PyFloat_Unpack8(p, le) _PyFloat_Unpack8((const unsigned char *)(p), (le))
+#endif
+
+typedef struct {
+    EngineState *st;
+    PyObject *bufobj;              /* the bytes object (helpers and callbacks take it) */
+    const unsigned char *base;     /* its first byte: positions are offsets from here */
+} Ctx;
+
+static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
+                                const unsigned char *end, Py_ssize_t depth);
+
+static PyObject *py_ssize(Py_ssize_t v) {
+    return PyLong_FromSsize_t(v);
+}
+
+/* Call codec.decode(buf, pos, end, depth, None) of a contract the engine does not run. */
+static PyObject *call_back_decode(Ctx *c, PyObject *codec, const unsigned char *p,
+                                  const unsigned char *e, Py_ssize_t depth) {
+    PyObject *dec = PyObject_GetAttr(codec, c->st->str_decode);
+    if (dec == NULL) {
+        return NULL;
+    }
+    PyObject *pos = py_ssize(p - c->base);
+    PyObject *end = py_ssize(e - c->base);
+    PyObject *dep = py_ssize(depth);
+    PyObject *out = NULL;
+    if (pos && end && dep) {
+        PyObject *args[5] = {c->bufobj, pos, end, dep, Py_None};
+        out = PyObject_Vectorcall(dec, args, 5, NULL);
+    }
+    Py_XDECREF(pos);
+    Py_XDECREF(end);
+    Py_XDECREF(dep);
+    Py_DECREF(dec);
+    return out;
+}
+
+static PyObject *empty_message(Ctx *c, const ValueSpec *vs, Py_ssize_t depth) {
+    if (vs->sub_native) {
+        Plan *sub = (Plan *)vs->sub;
+        const unsigned char *none = (const unsigned char *)"";
+        return decode_message(c, sub, none, none, depth);
+    }
+    PyObject *dec = PyObject_GetAttr(vs->sub, c->st->str_decode);
+    if (dec == NULL) {
+        return NULL;
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *dep = py_ssize(depth);
+    PyObject *out = NULL;
+    if (zero && dep) {
+        PyObject *args[5] = {c->st->empty_bytes, zero, zero, dep, Py_None};
+        out = PyObject_Vectorcall(dec, args, 5, NULL);
+    }
+    Py_XDECREF(zero);
+    Py_XDECREF(dep);
+    Py_DECREF(dec);
+    return out;
+}
+
+static PyObject *enum_value(const ValueSpec *vs, int32_t x) {
+    PyObject *num = PyLong_FromLong(x);
+    if (num == NULL || vs->enum_members == NULL) {
+        return num;
+    }
+    PyObject *member = PyDict_GetItemWithError(vs->enum_members, num);
+    if (member != NULL) {
+        Py_INCREF(member);
+        Py_DECREF(num);
+        return member;
+    }
+    if (PyErr_Occurred() || vs->closed) {
+        /* closed: an unknown number goes to the unknown fields (Python does that) */
+        Py_DECREF(num);
+        return NULL;
+    }
+    return num;  /* open: the plain int */
+}
+
+static PyObject *varint_value(const ValueSpec *vs, uint64_t x) {
+    switch (vs->kind) {
+    case K_INT32:
+        return PyLong_FromLong((long)(int32_t)(uint32_t)x);
+    case K_ENUM:
+        return enum_value(vs, (int32_t)(uint32_t)x);
+    case K_INT64:
+        return PyLong_FromLongLong((long long)(int64_t)x);
+    case K_UINT32:
+        return PyLong_FromUnsignedLong((unsigned long)(uint32_t)x);
+    case K_UINT64:
+        return PyLong_FromUnsignedLongLong((unsigned long long)x);
+    case K_SINT32:
+        return PyLong_FromLong((long)unzigzag32((uint32_t)x));
+    case K_SINT64:
+        return PyLong_FromLongLong((long long)unzigzag64(x));
+    case K_BOOL:
+        return PyBool_FromLong(x != 0);
+    default:
+        return NULL;
+    }
+}
+
+static int fixed_size(int kind) {
+    switch (kind) {
+    case K_FIXED32: case K_SFIXED32: case K_FLOAT:
+        return 4;
+    case K_FIXED64: case K_SFIXED64: case K_DOUBLE:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+static PyObject *fixed_value(int kind, const unsigned char *p) {
+    switch (kind) {
+    case K_FIXED32:
+        return PyLong_FromUnsignedLong((unsigned long)load_le32(p));
+    case K_SFIXED32:
+        return PyLong_FromLong((long)(int32_t)load_le32(p));
+    case K_FLOAT: {
+        double d = PyFloat_Unpack4((const char *)p, 1);
+        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        return PyFloat_FromDouble(d);
+    }
+    case K_FIXED64:
+        return PyLong_FromUnsignedLongLong((unsigned long long)load_le64(p));
+    case K_SFIXED64:
+        return PyLong_FromLongLong((long long)(int64_t)load_le64(p));
+    case K_DOUBLE: {
+        double d = PyFloat_Unpack8((const char *)p, 1);
+        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        return PyFloat_FromDouble(d);
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* A str from UTF-8 bytes: ASCII (the common case) copied straight into a new
+ * compact string, anything else through CPython's strict UTF-8 decoder. */
+static PyObject *make_str(const unsigned char *p, Py_ssize_t n) {
+    const unsigned char *q = p, *e = p + n;
+    uint64_t high = 0;
+    for (; e - q >= 8; q += 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        high |= w;
+    }
+    for (; q < e; q++) {
+        high |= *q;
+    }
+    if (high & 0x8080808080808080ull) {
+        return PyUnicode_DecodeUTF8((const char *)p, n, NULL);
+    }
+    PyObject *s = PyUnicode_New(n, 127);
+    if (s != NULL) {
+        memcpy(PyUnicode_1BYTE_DATA(s), p, (size_t)n);
+    }
+    return s;
+}
+
+static int read_len(const unsigned char **p, const unsigned char *end,
+                    const unsigned char **body_end) {
+    uint64_t n;
+    if (read_varint(p, end, &n) < 0 || n > (uint64_t)(end - *p)) {
+        return -1;
+    }
+    *body_end = *p + n;
+    return 0;
+}
+
+/* One value of `vs` (its tag already read, wire type checked) at *p. `previous` is
+ * the current value for time values (merged by the helper). New reference or NULL. */
+static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
+                            const unsigned char *end, Py_ssize_t depth, PyObject *previous) {
+    int kind = vs->kind;
+    int size = fixed_size(kind);
+    if (size) {
+        if (end - *p < size) {
+            return NULL;
+        }
+        PyObject *out = fixed_value(kind, *p);
+        *p += size;
+        return out;
+    }
+    if (vs->wire_type == WT_VARINT) {
+        uint64_t x;
+        if (read_varint(p, end, &x) < 0) {
+            return NULL;
+        }
+        return varint_value(vs, x);
+    }
+    const unsigned char *e;
+    if (read_len(p, end, &e) < 0) {
+        return NULL;
+    }
+    const unsigned char *start = *p;
+    *p = e;
+    switch (kind) {
+    case K_STRING:
+        return make_str(start, e - start);
+    case K_BYTES:
+        return PyBytes_FromStringAndSize((const char *)start, e - start);
+    case K_MESSAGE:
+        if (vs->sub_native) {
+            return decode_message(c, (Plan *)vs->sub, start, e, depth + 1);
+        }
+        return call_back_decode(c, vs->sub, start, e, depth + 1);
+    case K_TIMESTAMP: case K_DURATION: {
+        if (previous == NULL || previous == Py_None || previous == vs->zero) {
+            int taken;
+            PyObject *t = time_decode(c->st->datetime_api, kind == K_TIMESTAMP, start, e, &taken);
+            if (taken) {
+                return t;
+            }
+        }
+        PyObject *pos = py_ssize(start - c->base);
+        PyObject *stop = py_ssize(e - c->base);
+        PyObject *out = NULL;
+        if (pos && stop) {
+            PyObject *args[4] = {c->bufobj, pos, stop, previous ? previous : Py_None};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 4, NULL);
+        }
+        Py_XDECREF(pos);
+        Py_XDECREF(stop);
+        return out;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* Skip the value of an unknown field; -1 for what Python reports as an error
+ * (and for groups, which the Python codec skips). */
+static int skip_value(uint64_t tag, const unsigned char **p, const unsigned char *end) {
+    uint64_t number = tag >> 3;
+    if (number == 0 || number > MAX_FIELD_NUMBER) {
+        return -1;
+    }
+    switch (tag & 7) {
+    case WT_VARINT: {
+        uint64_t x;
+        return read_varint(p, end, &x);
+    }
+    case WT_I64:
+        if (end - *p < 8) return -1;
+        *p += 8;
+        return 0;
+    case WT_I32:
+        if (end - *p < 4) return -1;
+        *p += 4;
+        return 0;
+    case WT_LEN: {
+        const unsigned char *e;
+        if (read_len(p, end, &e) < 0) return -1;
+        *p = e;
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+static int list_append_new(PyObject *list, PyObject *item) {
+    if (item == NULL) {
+        return -1;
+    }
+    int r = PyList_Append(list, item);
+    Py_DECREF(item);
+    return r;
+}
+
+static int is_packable(int kind) {
+    return kind != K_STRING && kind != K_BYTES && kind != K_MESSAGE && kind != K_TIMESTAMP
+           && kind != K_DURATION;
+}
+
+static int read_map_entry(Ctx *c, const Field *f, PyObject *dict, const unsigned char **p,
+                          const unsigned char *end, Py_ssize_t depth) {
+    const unsigned char *me;
+    if (read_len(p, end, &me) < 0) {
+        return -1;
+    }
+    const ValueSpec *ks = &f->key, *vs = &f->value;
+    PyObject *k = ks->zero, *y = vs->kind == K_MESSAGE ? NULL : vs->zero;
+    Py_XINCREF(k);
+    Py_XINCREF(y);
+    uint64_t ktag = 1 << 3 | (uint64_t)ks->wire_type;
+    uint64_t vtag = 2 << 3 | (uint64_t)vs->wire_type;
+    int r = -1;
+    while (*p < me) {
+        uint64_t t;
+        if (read_varint(p, me, &t) < 0) {
+            goto done;
+        }
+        if (t == ktag) {
+            PyObject *nk = read_value(c, ks, p, me, depth, NULL);
+            if (nk == NULL) goto done;
+            Py_XSETREF(k, nk);
+        } else if (t == vtag) {
+            if (vs->kind == K_MESSAGE && y != NULL) {
+                goto done;  /* a value seen twice merges: Python does that */
+            }
+            /* upb counts the entry as a level: a message value is two levels down */
+            PyObject *ny = read_value(c, vs, p, me, depth + 1, y);
+            if (ny == NULL) goto done;
+            Py_XSETREF(y, ny);
+        } else if (skip_value(t, p, me) < 0) {
+            goto done;
+        }
+    }
+    if (*p != me || k == NULL) {
+        goto done;
+    }
+    if (y == NULL) {
+        if (vs->kind != K_MESSAGE) goto done;
+        y = empty_message(c, vs, depth + 1);
+        if (y == NULL) goto done;
+    }
+    r = PyDict_SetItem(dict, k, y);
+done:
+    Py_XDECREF(k);
+    Py_XDECREF(y);
+    return r;
+}
+
+/* Read field `f` whose tag (wire type `wt`) was just read into `*slot`.
+ * 1: read; 0: not a form of this field (an unknown field); -1: failure. */
+static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
+                      const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
+    const ValueSpec *vs = &f->value;
+    switch (f->label) {
+    case L_MAP:
+        if (wt != WT_LEN) return 0;
+        return read_map_entry(c, f, *slot, p, end, depth) < 0 ? -1 : 1;
+    case L_REPEATED:
+        if (wt == vs->wire_type) {
+            return list_append_new(*slot, read_value(c, vs, p, end, depth, NULL)) < 0 ? -1 : 1;
+        }
+        if (wt == WT_LEN && is_packable(vs->kind)) {
+            const unsigned char *pe;
+            if (read_len(p, end, &pe) < 0) return -1;
+            int size = fixed_size(vs->kind);
+            if (size && (pe - *p) % size) return -1;
+            while (*p < pe) {
+                if (list_append_new(*slot, read_value(c, vs, p, pe, depth, NULL)) < 0) {
+                    return -1;
+                }
+            }
+            return *p == pe ? 1 : -1;
+        }
+        return 0;
+    default:
+        if (wt != vs->wire_type) return 0;
+        if (vs->kind == K_MESSAGE && *slot != NULL && *slot != Py_None) {
+            return -1;  /* seen twice: merged, which the Python codec does */
+        }
+        {
+            PyObject *v = read_value(c, vs, p, end, depth, *slot);
+            if (v == NULL) return -1;
+            Py_XSETREF(*slot, v);
+        }
+        return 1;
+    }
+}
+
+/* The unknown fields of one message: rare, so nothing on the stack (recursion
+ * stays shallow in stack bytes) and one heap block when there are any. */
+typedef struct {
+    char *data;
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Unknown;
+
+static int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
+    if (n > u->cap - u->len) {
+        if (n > PY_SSIZE_T_MAX / 4 - u->len) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        Py_ssize_t cap = (u->len + n) * 2;
+        char *data = PyMem_Realloc(u->data, (size_t)cap);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        u->data = data;
+        u->cap = cap;
+    }
+    memcpy(u->data + u->len, src, (size_t)n);
+    u->len += n;
+    return 0;
+}
+
+static int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth) {
+    PyObject *v;
+    switch (f->absent_mode) {
+    case ABSENT_REQUIRED:
+        return -1;
+    case ABSENT_FACTORY:
+        v = PyObject_CallNoArgs(f->absent_value);
+        break;
+    case ABSENT_EMPTY:
+        v = empty_message(c, &f->value, depth + 1);
+        break;
+    case ABSENT_VALUE:
+        v = f->absent_value ? f->absent_value : Py_None;
+        Py_INCREF(v);
+        break;
+    default:
+        v = Py_None;
+        Py_INCREF(v);
+        break;
+    }
+    if (v == NULL) {
+        return -1;
+    }
+    *slot = v;
+    return 0;
+}
+
+static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
+    for (Py_ssize_t i = 0; i < plan->nfields; i++) {
+        const Field *f = &plan->fields[i];
+        if (vals[i] == NULL && fill_absent(c, f, &vals[i], depth) < 0) {
+            return NULL;
+        }
+        if (f->container != NULL) {
+            PyObject *conv = PyObject_CallOneArg(f->container, vals[i]);
+            if (conv == NULL) return NULL;
+            Py_SETREF(vals[i], conv);
+        }
+    }
+    PyObject *obj;
+    if (plan->construct_new) {
+        obj = PyObject_CallOneArg(plan->ctor, plan->cls);
+    } else {
+        PyObject *small[16];
+        PyObject **args = small;
+        if (plan->ncall > 16) {
+            args = PyMem_Malloc((size_t)plan->ncall * sizeof(PyObject *));
+            if (args == NULL) return PyErr_NoMemory();
+        }
+        for (Py_ssize_t j = 0; j < plan->ncall; j++) {
+            args[j] = vals[plan->call_fields[j]];  /* borrowed from vals */
+        }
+        obj = PyObject_Vectorcall(plan->ctor, args, (size_t)plan->npositional, plan->kwnames);
+        if (args != small) PyMem_Free(args);
+    }
+    if (obj == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < plan->nlate; j++) {
+        const Field *f = &plan->fields[plan->late_fields[j]];
+        if (PyObject_GenericSetAttr(obj, f->name, vals[plan->late_fields[j]]) < 0) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+    }
+    if (unknown->len) {
+        PyObject *u = PyBytes_FromStringAndSize(unknown->data, unknown->len);
+        PyObject *r = NULL;
+        if (u != NULL) {
+            PyObject *args[3] = {obj, plan->unknown_key, u};
+            r = PyObject_Vectorcall(plan->set_unknown, args, 3, NULL);
+            Py_DECREF(u);
+        }
+        if (r == NULL) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+        Py_DECREF(r);
+    }
+    return obj;
+}
+
+static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
+                                const unsigned char *end, Py_ssize_t depth) {
+    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+        return NULL;
+    }
+    Py_ssize_t n = plan->nfields;
+    PyObject *small[24];
+    PyObject **vals = small;
+    if (n > 24) {
+        vals = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+        if (vals == NULL) return PyErr_NoMemory();
+    }
+    PyObject *obj = NULL;
+    Unknown unknown = {NULL, 0, 0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Field *f = &plan->fields[i];
+        switch (f->init_mode) {
+        case INIT_VALUE:
+            vals[i] = f->init_value;
+            Py_INCREF(vals[i]);
+            break;
+        case INIT_LIST:
+            vals[i] = PyList_New(0);
+            break;
+        case INIT_DICT:
+            vals[i] = PyDict_New();
+            break;
+        default:
+            vals[i] = NULL;
+            continue;
+        }
+        if (vals[i] == NULL) {
+            n = i;  /* release what was made so far */
+            goto done;
+        }
+    }
+    while (p < end) {
+        const unsigned char *t0 = p;
+        uint64_t tag;
+        if (read_varint(&p, end, &tag) < 0 || tag > 0xFFFFFFFFu) {
+            goto done;
+        }
+        Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
+        int r = 0;
+        if (idx >= 0) {
+            r = read_field(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
+            if (r < 0) {
+                goto done;
+            }
+            int group = plan->fields[idx].oneof;
+            if (r == 1 && group) {  /* the last member seen wins: the others become None */
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    if (j != idx && plan->fields[j].oneof == group) {
+                        Py_INCREF(Py_None);
+                        Py_XSETREF(vals[j], Py_None);
+                    }
+                }
+            }
+        }
+        if (r == 0) {
+            if (skip_value(tag, &p, end) < 0) {
+                goto done;
+            }
+            if (plan->unknown_key != NULL && unknown_add(&unknown, t0, p - t0) < 0) {
+                goto done;
+            }
+        }
+    }
+    if (p == end) {
+        obj = build(c, plan, vals, depth, &unknown);
+    }
+done:
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(vals[i]);
+    }
+    if (vals != small) {
+        PyMem_Free(vals);
+    }
+    PyMem_Free(unknown.data);
+    return obj;
+}
+
+PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                        Py_ssize_t end, Py_ssize_t depth) {
+    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
+    return decode_message(&c, plan, c.base + pos, c.base + end, depth);
+}
+
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end) {
+    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
+    const unsigned char *p = c.base + pos, *e = c.base + end;
+    PyObject *items = PyList_New(0);
+    if (items == NULL) {
+        return NULL;
+    }
+    while (p < e) {
+        uint64_t tag;
+        if (read_varint(&p, e, &tag) < 0) {
+            goto fail;
+        }
+        if (tag == 10) {
+            const unsigned char *item_end;
+            if (read_len(&p, e, &item_end) < 0
+                || list_append_new(items, decode_message(&c, plan, p, item_end, 1)) < 0) {
+                goto fail;
+            }
+            p = item_end;
+        } else if (skip_value(tag, &p, e) < 0) {
+            goto fail;
+        }
+    }
+    if (p == e) {
+        return items;
+    }
+fail:
+    Py_DECREF(items);
+    return NULL;
+}

@@ -1,0 +1,583 @@
+/* Encode: from the user's object straight to protobuf bytes.
+ *
+ * Mirrors the generated Python encoder field for field (tag order, skip
+ * rules, unknown fields last).  Whatever it does not take on (a value of an
+ * unexpected type, a number out of range, a foreign mapping) makes it fail
+ * without a message; the entry point then runs the Python codec, which is the
+ * reference for every result and every error.
+ */
+#include "plan.h"
+#include "buffer.h"
+#include "wire.h"
+#include "timefmt.h"
+
+#if PY_VERSION_HEX < 0x030B0000
+#define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
+#define PyFloat_Pack8(x, p, le) _PyFloat_Pack8((x), (unsigned char *)(p), (le))
+#endif
+
+static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
+
+/* An int value as int64 within [lo, hi]; -1 (maybe with an exception) otherwise. */
+static int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+        return -1;
+    }
+    *out = (int64_t)x;
+    return 0;
+}
+
+static int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
+        return -1;
+    }
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static int get_double(PyObject *v, double *out) {
+    if (PyFloat_CheckExact(v)) {
+        *out = PyFloat_AS_DOUBLE(v);
+        return 0;
+    }
+    if (PyLong_CheckExact(v)) {
+        double d = PyLong_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        *out = d;
+        return 0;
+    }
+    return -1;
+}
+
+/* The enum number of `v`; a new reference to the int in *hold when .value was read. */
+static int get_enum(EngineState *st, const ValueSpec *vs, PyObject *v, int64_t *out) {
+    if (vs->enum_plain && !PyLong_CheckExact(v)) {
+        PyObject *num = PyObject_GetAttr(v, st->str_value);
+        if (num == NULL) {
+            return -1;
+        }
+        int r = get_signed(num, INT32_MIN, INT32_MAX, out);
+        Py_DECREF(num);
+        return r;
+    }
+    return get_signed(v, INT32_MIN, INT32_MAX, out);
+}
+
+/* Integer kinds: the varint (or fixed) payload of `v`, range-checked.
+ * is_fixed/size tell how to write it. */
+static int int_payload(EngineState *st, const ValueSpec *vs, PyObject *v, uint64_t *out) {
+    int64_t s;
+    uint64_t u;
+    switch (vs->kind) {
+    case K_INT32: case K_SFIXED32:
+        if (get_signed(v, INT32_MIN, INT32_MAX, &s) < 0) return -1;
+        *out = vs->kind == K_SFIXED32 ? (uint64_t)(uint32_t)(int32_t)s : (uint64_t)s;
+        return 0;
+    case K_ENUM:
+        if (get_enum(st, vs, v, &s) < 0) return -1;
+        *out = (uint64_t)s;
+        return 0;
+    case K_INT64: case K_SFIXED64:
+        if (get_signed(v, INT64_MIN, INT64_MAX, &s) < 0) return -1;
+        *out = (uint64_t)s;
+        return 0;
+    case K_SINT32:
+        if (get_signed(v, INT32_MIN, INT32_MAX, &s) < 0) return -1;
+        *out = zigzag32((int32_t)s);
+        return 0;
+    case K_SINT64:
+        if (get_signed(v, INT64_MIN, INT64_MAX, &s) < 0) return -1;
+        *out = zigzag64(s);
+        return 0;
+    case K_UINT32: case K_FIXED32:
+        if (get_unsigned(v, UINT32_MAX, &u) < 0) return -1;
+        *out = u;
+        return 0;
+    case K_UINT64: case K_FIXED64:
+        if (get_unsigned(v, UINT64_MAX, &u) < 0) return -1;
+        *out = u;
+        return 0;
+    case K_BOOL:
+        if (v == Py_True) { *out = 1; return 0; }
+        if (v == Py_False) { *out = 0; return 0; }
+        if (PyLong_CheckExact(v)) {
+            int overflow = 0;
+            long x = PyLong_AsLongAndOverflow(v, &overflow);
+            if (!overflow && (x == 0 || x == 1)) {
+                *out = (uint64_t)x;
+                return 0;
+            }
+        }
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+static int is_varint_kind(int kind) {
+    return kind <= K_SINT64 || kind == K_BOOL || kind == K_ENUM;
+}
+
+/* The value of `v` without its tag (packed runs and after a tag). */
+static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b, int depth) {
+    int kind = vs->kind;
+    if (is_varint_kind(kind)) {
+        uint64_t x;
+        if (int_payload(st, vs, v, &x) < 0 || buf_reserve(b, 10) < 0) {
+            return -1;
+        }
+        buf_put_varint_unchecked(b, x);
+        return 0;
+    }
+    switch (kind) {
+    case K_FIXED32: case K_SFIXED32: case K_FIXED64: case K_SFIXED64: {
+        uint64_t x;
+        if (int_payload(st, vs, v, &x) < 0 || buf_reserve(b, 8) < 0) {
+            return -1;
+        }
+        if (kind == K_FIXED32 || kind == K_SFIXED32) {
+            store_le32((unsigned char *)b->data + b->len, (uint32_t)x);
+            b->len += 4;
+        } else {
+            store_le64((unsigned char *)b->data + b->len, x);
+            b->len += 8;
+        }
+        return 0;
+    }
+    case K_FLOAT: case K_DOUBLE: {
+        double d;
+        if (get_double(v, &d) < 0 || buf_reserve(b, 8) < 0) {
+            return -1;
+        }
+        unsigned char *p = (unsigned char *)b->data + b->len;
+        if (kind == K_FLOAT) {
+            if (PyFloat_Pack4(d, (char *)p, 1) < 0) return -1;
+            b->len += 4;
+        } else {
+            if (PyFloat_Pack8(d, (char *)p, 1) < 0) return -1;
+            b->len += 8;
+        }
+        return 0;
+    }
+    case K_STRING: {
+        if (!PyUnicode_CheckExact(v)) {
+            return -1;
+        }
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+        if (s == NULL || buf_reserve(b, n + 10) < 0) {
+            return -1;
+        }
+        buf_put_varint_unchecked(b, (uint64_t)n);
+        memcpy(b->data + b->len, s, (size_t)n);
+        b->len += n;
+        return 0;
+    }
+    case K_BYTES: {
+        if (!PyBytes_CheckExact(v)) {
+            return -1;
+        }
+        Py_ssize_t n = PyBytes_GET_SIZE(v);
+        if (buf_reserve(b, n + 10) < 0) {
+            return -1;
+        }
+        buf_put_varint_unchecked(b, (uint64_t)n);
+        memcpy(b->data + b->len, PyBytes_AS_STRING(v), (size_t)n);
+        b->len += n;
+        return 0;
+    }
+    case K_MESSAGE: {
+        if (vs->sub_native) {
+            Plan *sub = (Plan *)vs->sub;
+            if (!sub->ready || sub->invalid || v == Py_None || buf_reserve(b, 1) < 0) {
+                return -1;
+            }
+            Py_ssize_t at = buf_open(b);
+            if (encode_message(st, sub, v, b, depth + 1) < 0) {
+                return -1;
+            }
+            return buf_close(b, at);
+        }
+        /* a contract the engine does not run: its codec's encode, called back */
+        PyObject *enc = PyObject_GetAttr(vs->sub, st->str_encode);
+        if (enc == NULL) {
+            return -1;
+        }
+        PyObject *body = PyObject_CallOneArg(enc, v);
+        Py_DECREF(enc);
+        if (body == NULL) {
+            return -1;
+        }
+        int r = -1;
+        if (PyBytes_CheckExact(body)) {
+            Py_ssize_t n = PyBytes_GET_SIZE(body);
+            if (buf_reserve(b, n + 10) == 0) {
+                buf_put_varint_unchecked(b, (uint64_t)n);
+                memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
+                b->len += n;
+                r = 0;
+            }
+        }
+        Py_DECREF(body);
+        return r;
+    }
+    case K_TIMESTAMP: case K_DURATION: {
+        int done = time_encode(st->datetime_api, kind == K_TIMESTAMP, v, b);
+        if (done) {
+            return done < 0 ? -1 : 0;
+        }
+        PyObject *body = PyObject_CallOneArg(vs->helper_encode, v);
+        if (body == NULL) {
+            return -1;
+        }
+        int r = -1;
+        if (PyBytes_CheckExact(body)) {
+            Py_ssize_t n = PyBytes_GET_SIZE(body);
+            if (buf_reserve(b, n + 10) == 0) {
+                buf_put_varint_unchecked(b, (uint64_t)n);
+                memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
+                b->len += n;
+                r = 0;
+            }
+        }
+        Py_DECREF(body);
+        return r;
+    }
+    default:
+        return -1;
+    }
+}
+
+static inline int write_tag(Buf *b, const unsigned char *tag, int taglen) {
+    if (buf_reserve(b, taglen) < 0) {
+        return -1;
+    }
+    memcpy(b->data + b->len, tag, (size_t)taglen);
+    b->len += taglen;
+    return 0;
+}
+
+static int write_value(EngineState *st, const ValueSpec *vs, const unsigned char *tag,
+                       int taglen, PyObject *v, Buf *b, int depth) {
+    if (write_tag(b, tag, taglen) < 0) {
+        return -1;
+    }
+    return write_payload(st, vs, v, b, depth);
+}
+
+/* A singular field compared with its default: 1 when it must be written, 0 when it
+ * equals the default, -1 when the engine cannot tell (Python decides). */
+static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
+    const ValueSpec *vs = &f->value;
+    switch (vs->kind) {
+    case K_UINT32: case K_UINT64: case K_FIXED32: case K_FIXED64: {
+        uint64_t u;
+        if (get_unsigned(v, UINT64_MAX, &u) < 0) return -1;
+        return u != f->def_u;
+    }
+    case K_INT32: case K_INT64: case K_SINT32: case K_SINT64: case K_SFIXED32:
+    case K_SFIXED64: {
+        int64_t s;
+        if (get_signed(v, INT64_MIN, INT64_MAX, &s) < 0) return -1;
+        return s != f->def_i;
+    }
+    case K_ENUM: {
+        int64_t s;
+        if (get_enum(st, vs, v, &s) < 0) return -1;
+        return s != f->def_i;
+    }
+    case K_BOOL: {
+        int d = f->def_bool;
+        if (v == Py_True || v == Py_False) {
+            return (v == Py_True) != d;
+        }
+        if (PyLong_CheckExact(v)) {
+            int overflow = 0;
+            long x = PyLong_AsLongAndOverflow(v, &overflow);
+            if (!overflow && (x == 0 || x == 1)) {
+                return (x == 1) != d;
+            }
+        }
+        return -1;
+    }
+    case K_FLOAT: case K_DOUBLE: {
+        double d;
+        char packed[8];
+        if (get_double(v, &d) < 0) return -1;
+        if (vs->kind == K_FLOAT) {
+            if (PyFloat_Pack4(d, packed, 1) < 0) return -1;
+            return memcmp(packed, f->def_fbytes, 4) != 0;
+        }
+        if (PyFloat_Pack8(d, packed, 1) < 0) return -1;
+        return memcmp(packed, f->def_fbytes, 8) != 0;
+    }
+    case K_STRING: {
+        if (!PyUnicode_CheckExact(v)) return -1;
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+        if (s == NULL) return -1;
+        return n != PyBytes_GET_SIZE(f->def_obj)
+               || memcmp(s, PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
+    }
+    case K_BYTES: {
+        if (!PyBytes_CheckExact(v)) return -1;
+        Py_ssize_t n = PyBytes_GET_SIZE(v);
+        return n != PyBytes_GET_SIZE(f->def_obj)
+               || memcmp(PyBytes_AS_STRING(v), PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+static int encode_repeated(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+    if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) {
+        return -1;  /* sets, generators, ...: Python iterates them */
+    }
+    int is_list = PyList_CheckExact(v);
+    Py_ssize_t n = is_list ? PyList_GET_SIZE(v) : PyTuple_GET_SIZE(v);
+    if (n == 0) {
+        return 0;
+    }
+    if (f->packed) {
+        if (write_tag(b, f->len_tag, f->len_taglen) < 0 || buf_reserve(b, 1) < 0) {
+            return -1;
+        }
+        Py_ssize_t at = buf_open(b);
+        for (Py_ssize_t i = 0; i < (is_list ? PyList_GET_SIZE(v) : n); i++) {
+            PyObject *x = is_list ? PyList_GET_ITEM(v, i) : PyTuple_GET_ITEM(v, i);
+            Py_INCREF(x);
+            int r = write_payload(st, &f->value, x, b, depth);
+            Py_DECREF(x);
+            if (r < 0) {
+                return -1;
+            }
+        }
+        return buf_close(b, at);
+    }
+    /* the list is re-measured each round: a callback may have changed it, as Python sees */
+    for (Py_ssize_t i = 0; i < (is_list ? PyList_GET_SIZE(v) : n); i++) {
+        PyObject *x = is_list ? PyList_GET_ITEM(v, i) : PyTuple_GET_ITEM(v, i);
+        Py_INCREF(x);
+        int r = write_value(st, &f->value, f->tag, f->taglen, x, b, depth);
+        Py_DECREF(x);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int encode_map(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+    if (!PyDict_CheckExact(v)) {
+        return -1;
+    }
+    Py_ssize_t size = PyDict_GET_SIZE(v);
+    if (size == 0) {
+        return 0;
+    }
+    unsigned char ktag = (unsigned char)(1 << 3 | f->key.wire_type);
+    unsigned char vtag = (unsigned char)(2 << 3 | f->value.wire_type);
+    Py_ssize_t it = 0;
+    PyObject *k, *x;
+    while (PyDict_Next(v, &it, &k, &x)) {
+        Py_INCREF(k);
+        Py_INCREF(x);
+        int r = -1;
+        if (write_tag(b, f->len_tag, f->len_taglen) == 0 && buf_reserve(b, 1) == 0) {
+            Py_ssize_t at = buf_open(b);
+            if (write_value(st, &f->key, &ktag, 1, k, b, depth) == 0
+                && write_value(st, &f->value, &vtag, 1, x, b, depth + 1) == 0) {
+                r = buf_close(b, at);
+            }
+        }
+        Py_DECREF(k);
+        Py_DECREF(x);
+        if (r < 0 || PyDict_GET_SIZE(v) != size) {
+            return -1;  /* changed while we wrote it: Python reports that */
+        }
+    }
+    return 0;
+}
+
+static int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+    switch (f->label) {
+    case L_REPEATED:
+        return encode_repeated(st, f, v, b, depth);
+    case L_MAP:
+        return encode_map(st, f, v, b, depth);
+    default:
+        break;
+    }
+    switch (f->enc_mode) {
+    case ENC_PRESENT:
+        if (v == Py_None) {
+            return 0;
+        }
+        break;
+    case ENC_DEFAULT: {
+        int d = differs_from_default(st, f, v);
+        if (d <= 0) {
+            return d;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return write_value(st, &f->value, f->tag, f->taglen, v, b, depth);
+}
+
+/* The unknown fields kept on `obj` (a new reference, NULL when none), or -1. */
+static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict,
+                      PyObject **out) {
+    *out = NULL;
+    PyObject *u;
+    if (plan->unknown_in_dict) {
+        /* obj.__dict__.get(key), as the Python codec reads it */
+        PyObject *d = dict;
+        if (d == NULL) {
+            d = PyObject_GetAttr(obj, st->str_dict);
+            if (d == NULL) {
+                return -1;
+            }
+        } else {
+            Py_INCREF(d);
+        }
+        if (!PyDict_CheckExact(d)) {
+            Py_DECREF(d);
+            return -1;
+        }
+        u = PyDict_GetItemWithError(d, plan->unknown_key);
+        Py_XINCREF(u);
+        Py_DECREF(d);
+        if (u == NULL) {
+            return PyErr_Occurred() ? -1 : 0;
+        }
+    } else {
+        PyObject *args[2] = {obj, plan->unknown_key};
+        u = PyObject_Vectorcall(plan->get_unknown, args, 2, NULL);
+        if (u == NULL) {
+            return -1;
+        }
+    }
+    if (u == Py_None || (PyBytes_CheckExact(u) && PyBytes_GET_SIZE(u) == 0)) {
+        Py_DECREF(u);
+        return 0;
+    }
+    if (!PyBytes_CheckExact(u)) {
+        Py_DECREF(u);
+        return -1;
+    }
+    *out = u;
+    return 0;
+}
+
+static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
+    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
+        return -1;
+    }
+    PyObject *dict = NULL;
+    if (plan->use_dict && Py_TYPE(obj) == (PyTypeObject *)plan->cls) {
+        dict = PyObject_GenericGetDict(obj, NULL);
+        if (dict == NULL) {
+            return -1;
+        }
+    }
+    int r = 0;
+    Py_ssize_t in_dict = 0;
+    unsigned char oneof_set[MAX_ONEOFS + 1] = {0};
+    for (Py_ssize_t i = 0; i < plan->nfields && r == 0; i++) {
+        const Field *f = &plan->fields[i];
+        PyObject *v = NULL;
+        if (dict != NULL) {
+            v = PyDict_GetItemWithError(dict, f->name);
+            if (v != NULL) {
+                Py_INCREF(v);  /* held: a callback below may change the dict */
+                in_dict++;
+            } else if (PyErr_Occurred()) {
+                r = -1;
+                break;
+            }
+        }
+        if (v == NULL) {
+            v = PyObject_GetAttr(obj, f->name);
+            if (v == NULL) {
+                r = -1;
+                break;
+            }
+        }
+        if (f->oneof && v != Py_None && oneof_set[f->oneof]++) {
+            r = -1;  /* two members of one oneof set: Python names them in its error */
+        } else {
+            r = encode_field(st, f, v, b, depth);
+        }
+        Py_DECREF(v);
+    }
+    /* a __dict__ holding exactly the fields has no unknown-field entry: no lookup */
+    int no_unknown = dict != NULL && in_dict == plan->nfields
+                     && PyDict_GET_SIZE(dict) == plan->nfields;
+    if (r == 0 && plan->unknown_key != NULL && !no_unknown) {
+        PyObject *u;
+        r = unknown_of(st, plan, obj, dict, &u);
+        if (r == 0 && u != NULL) {
+            r = buf_write(b, PyBytes_AS_STRING(u), PyBytes_GET_SIZE(u));
+            Py_DECREF(u);
+        }
+    }
+    Py_XDECREF(dict);
+    return r;
+}
+
+PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj) {
+    Buf b;
+    buf_init(&b);
+    PyObject *out = NULL;
+    if (encode_message(st, plan, obj, &b, 0) == 0) {
+        out = PyBytes_FromStringAndSize(b.data, b.len);
+    }
+    buf_free(&b);
+    return out;
+}
+
+PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items) {
+    if (!PyList_CheckExact(items) && !PyTuple_CheckExact(items)) {
+        return NULL;  /* any other iterable: the Python list codec */
+    }
+    int is_list = PyList_CheckExact(items);
+    Buf b;
+    buf_init(&b);
+    PyObject *out = NULL;
+    Py_ssize_t i = 0;
+    for (; i < (is_list ? PyList_GET_SIZE(items) : PyTuple_GET_SIZE(items)); i++) {
+        PyObject *x = is_list ? PyList_GET_ITEM(items, i) : PyTuple_GET_ITEM(items, i);
+        Py_INCREF(x);
+        int r = -1;
+        if (buf_reserve(&b, 2) == 0) {
+            b.data[b.len++] = 0x0a;
+            Py_ssize_t at = buf_open(&b);
+            if (encode_message(st, plan, x, &b, 1) == 0) {
+                r = buf_close(&b, at);
+            }
+        }
+        Py_DECREF(x);
+        if (r < 0) {
+            goto done;
+        }
+    }
+    out = PyBytes_FromStringAndSize(b.data, b.len);
+done:
+    buf_free(&b);
+    return out;
+}

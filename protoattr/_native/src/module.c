@@ -1,0 +1,72 @@
+/* protoattr._native._engine: module init (PEP 489 multi-phase, module state). */
+#include "plan.h"
+
+static int engine_exec(PyObject *module) {
+    EngineState *st = PyModule_GetState(module);
+    st->plan_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &plan_spec, NULL);
+    if (st->plan_type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(module, "Plan", (PyObject *)st->plan_type) < 0) {
+        return -1;
+    }
+    st->str_encode = PyUnicode_InternFromString("encode");
+    st->str_decode = PyUnicode_InternFromString("decode");
+    st->str_value = PyUnicode_InternFromString("value");
+    st->str_dict = PyUnicode_InternFromString("__dict__");
+    st->empty_bytes = PyBytes_FromStringAndSize(NULL, 0);
+    if (!st->str_encode || !st->str_decode || !st->str_value || !st->str_dict
+        || !st->empty_bytes) {
+        return -1;
+    }
+    st->datetime_api = PyCapsule_Import("datetime.datetime_CAPI", 0);
+    if (st->datetime_api == NULL) {
+        return -1;
+    }
+    return PyModule_AddIntConstant(module, "NATIVE_MAX_DEPTH", NATIVE_MAX_DEPTH);
+}
+
+static int engine_traverse(PyObject *module, visitproc visit, void *arg) {
+    EngineState *st = PyModule_GetState(module);
+    Py_VISIT(st->plan_type);
+    return 0;
+}
+
+static int engine_clear(PyObject *module) {
+    EngineState *st = PyModule_GetState(module);
+    Py_CLEAR(st->plan_type);
+    Py_CLEAR(st->str_encode);
+    Py_CLEAR(st->str_decode);
+    Py_CLEAR(st->str_value);
+    Py_CLEAR(st->str_dict);
+    Py_CLEAR(st->empty_bytes);
+    return 0;
+}
+
+static void engine_free(void *module) {
+    engine_clear((PyObject *)module);
+}
+
+static PyModuleDef_Slot engine_slots[] = {
+    {Py_mod_exec, engine_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef engine_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "protoattr._native._engine",
+    .m_doc = "protoattr's C engine: executes per-class plans built by protoattr._native.plan.",
+    .m_size = sizeof(EngineState),
+    .m_slots = engine_slots,
+    .m_traverse = engine_traverse,
+    .m_clear = engine_clear,
+    .m_free = engine_free,
+};
+
+EngineState *engine_state_of_type(PyTypeObject *tp) {
+    return PyType_GetModuleState(tp);
+}
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    return PyModuleDef_Init(&engine_module);
+}

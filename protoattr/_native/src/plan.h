@@ -1,0 +1,149 @@
+/* Plans: the per-class field tables the engine executes.
+ *
+ * A plan is built in Python (protoattr/_native/plan.py) from the resolved
+ * contract and handed over as plain tuples; Plan.setup() copies it into the
+ * C structs below.  The engine knows wire formats, not Python typing: every
+ * decision that needs typing (defaults, presence, constructor arguments,
+ * enum tables) was made when the plan was built.
+ */
+#ifndef PROTOATTR_PLAN_H
+#define PROTOATTR_PLAN_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+/* Value kinds: the numbering is shared with plan.py (KINDS there). */
+enum {
+    K_INT32 = 1, K_INT64, K_UINT32, K_UINT64, K_SINT32, K_SINT64,
+    K_FIXED32, K_FIXED64, K_SFIXED32, K_SFIXED64, K_BOOL, K_ENUM,
+    K_FLOAT, K_DOUBLE, K_STRING, K_BYTES, K_MESSAGE, K_TIMESTAMP, K_DURATION,
+    K_LAST
+};
+
+enum { L_SINGULAR = 0, L_OPTIONAL = 1, L_REPEATED = 2, L_MAP = 3 };
+
+/* How encode decides whether a singular field is written. */
+enum { ENC_DEFAULT = 0, ENC_PRESENT = 1, ENC_ALWAYS = 2 };
+
+/* A field's value before decoding, and what an absent field becomes. */
+enum { INIT_NULL = 0, INIT_VALUE = 1, INIT_LIST = 2, INIT_DICT = 3 };
+enum { ABSENT_NONE = 0, ABSENT_REQUIRED = 1, ABSENT_FACTORY = 2, ABSENT_EMPTY = 3, ABSENT_VALUE = 4 };
+
+/* The depth at which the engine stops recursing and lets Python decide
+ * (Python's own max_depth check, or its recursion limit, gives the error). */
+#define NATIVE_MAX_DEPTH 1000
+
+typedef struct {
+    int kind;
+    int wire_type;
+    PyObject *sub;            /* MESSAGE: a Plan (native) or a Codec (called back) */
+    int sub_native;
+    PyObject *enum_members;   /* ENUM: {number: member}, or NULL */
+    int enum_plain;           /* ENUM: not an int subclass: encode reads .value */
+    int closed;               /* ENUM: closed, unknown numbers are not values */
+    PyObject *helper_encode;  /* TIMESTAMP/DURATION: value -> body bytes */
+    PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value */
+    PyObject *zero;           /* the value of a map entry without this part */
+} ValueSpec;
+
+typedef struct {
+    PyObject *name;           /* attribute name (interned str) */
+    uint32_t number;
+    int label;
+    int packed;
+    ValueSpec value;
+    ValueSpec key;            /* MAP keys */
+    unsigned char tag[5];     /* the tag of one value of this field */
+    int taglen;
+    unsigned char len_tag[5]; /* the tag with wire type LEN (packed, maps) */
+    int len_taglen;
+    /* encode: singular fields */
+    int enc_mode;
+    int has_int_default;
+    int64_t def_i;            /* signed kinds */
+    uint64_t def_u;           /* unsigned kinds */
+    unsigned char def_fbytes[8]; /* FLOAT/DOUBLE: the default's packed bytes */
+    int def_bool;
+    PyObject *def_obj;        /* STRING: default as UTF-8 bytes; BYTES: default bytes */
+    /* decode */
+    int init_mode;
+    PyObject *init_value;
+    int absent_mode;
+    PyObject *absent_value;
+    PyObject *container;      /* repeated fields held in another container (tuple, set) */
+    int oneof;                /* 1.. for members of the contract's n-th oneof, 0 otherwise */
+} Field;
+
+#define MAX_ONEOFS 64
+
+typedef struct Plan {
+    PyObject_HEAD
+    int ready;
+    int invalid;              /* the hierarchy changed: every call takes the Python path */
+    PyObject *cls;
+    PyObject *py_encode;      /* the Python codec: reference, error reporter, fallback */
+    PyObject *py_decode;
+    PyObject *unknown_key;    /* NULL: unknown fields are not kept */
+    int unknown_in_dict;
+    PyObject *get_unknown;
+    PyObject *set_unknown;
+    int use_dict;
+    int max_depth;
+    Py_ssize_t nfields;
+    Field *fields;
+    int16_t by_number[33];    /* field index for numbers 1..32, -1 when none */
+    /* construction */
+    int construct_new;        /* obj = ctor(cls), then set every field */
+    PyObject *ctor;
+    Py_ssize_t ncall;
+    Py_ssize_t npositional;
+    Py_ssize_t *call_fields;
+    PyObject *kwnames;
+    Py_ssize_t nlate;
+    Py_ssize_t *late_fields;
+    PyObject *list_encode;    /* top-level list[cls]: the Python fallbacks */
+    PyObject *list_decode;
+    Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
+    PyObject *weakreflist;
+} Plan;
+
+/* Module state: no mutable C globals. */
+typedef struct {
+    PyTypeObject *plan_type;
+    PyObject *str_encode;
+    PyObject *str_decode;
+    PyObject *str_value;
+    PyObject *str_dict;
+    PyObject *empty_bytes;
+    void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule */
+} EngineState;
+
+EngineState *engine_state_of_type(PyTypeObject *tp);
+
+extern PyType_Spec plan_spec;
+
+static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
+    if (number <= 32) {
+        return plan->by_number[number];
+    }
+    for (Py_ssize_t i = 0; i < plan->nfields; i++) {
+        if (plan->fields[i].number == number) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* encode.c / decode.c: the engine.  Both return NULL (or -1) on any failure,
+ * with or without an exception set: the caller then runs the Python codec,
+ * which either produces the result or raises the exact error. */
+PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
+PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                        Py_ssize_t end, Py_ssize_t depth);
+/* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
+PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end);
+
+#endif

@@ -1,0 +1,21 @@
+/* Timestamp/Duration bodies (see timefmt.c). */
+#ifndef PROTOATTR_TIMEFMT_H
+#define PROTOATTR_TIMEFMT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <datetime.h>
+#include "buffer.h"
+
+/* datetime.h defines a static PyDateTimeAPI; the engine keeps the capsule in its
+ * module state instead, so this only silences "defined but not used". */
+static inline void *timefmt_unused_capi(void) { return PyDateTimeAPI; }
+
+/* Write `v` as a length-delimited body (tag already written): 1 done, 0 not taken, -1 error. */
+int time_encode(PyDateTime_CAPI *api, int kind_is_timestamp, PyObject *v, Buf *b);
+
+/* The value of the body [p, end); *taken = 0 when the Python helper must decide. */
+PyObject *time_decode(PyDateTime_CAPI *api, int kind_is_timestamp, const unsigned char *p,
+                      const unsigned char *end, int *taken);
+
+#endif
