@@ -62,16 +62,35 @@ static int get_double(PyObject *v, double *out) {
 
 /* The enum number of `v`; a new reference to the int in *hold when .value was read. */
 static int get_enum(EngineState *st, const ValueSpec *vs, PyObject *v, int64_t *out) {
+    int r;
     if (vs->enum_plain && !PyLong_CheckExact(v)) {
         PyObject *num = PyObject_GetAttr(v, st->str_value);
         if (num == NULL) {
             return -1;
         }
-        int r = get_signed(num, INT32_MIN, INT32_MAX, out);
+        r = get_signed(num, INT32_MIN, INT32_MAX, out);
         Py_DECREF(num);
+    } else {
+        r = get_signed(v, INT32_MIN, INT32_MAX, out);
+    }
+    if (r < 0 || !vs->closed) {
         return r;
     }
-    return get_signed(v, INT32_MIN, INT32_MAX, out);
+    /* a closed enum takes its members only (the Python codec's check: an instance of
+     * the enum, or an int it defines); anything else: Python raises */
+    if (vs->enum_members == NULL) {
+        return -1;
+    }
+    PyObject *num = PyLong_FromLongLong((long long)*out);
+    if (num == NULL) {
+        return -1;
+    }
+    PyObject *member = PyDict_GetItemWithError(vs->enum_members, num);
+    Py_DECREF(num);
+    if (member == NULL || (!PyLong_Check(v) && Py_TYPE(v) != Py_TYPE(member))) {
+        return -1;
+    }
+    return 0;
 }
 
 /* Integer kinds: the varint (or fixed) payload of `v`, range-checked.
@@ -162,6 +181,7 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
         }
         unsigned char *p = (unsigned char *)b->data + b->len;
         if (kind == K_FLOAT) {
+            if (d != d) return -1;  /* a NaN keeps its bits: _wire.pack_float32_nan */
             if (PyFloat_Pack4(d, (char *)p, 1) < 0) return -1;
             b->len += 4;
         } else {
@@ -424,6 +444,11 @@ static int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, in
     case ENC_PRESENT:
         if (v == Py_None) {
             return 0;
+        }
+        break;
+    case ENC_PRESENT_NOT_NONE:
+        if (v == Py_None) {
+            return -1;  /* absent would not read back as None: Python raises */
         }
         break;
     case ENC_DEFAULT: {
