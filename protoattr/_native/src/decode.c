@@ -228,9 +228,7 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
         }
         return call_back_decode(c, vs->sub, start, e, depth + 1);
     case K_TIMESTAMP: case K_DURATION: {
-        /* a Timestamp/Duration is a level of its own (Python checks depth + 1); a merge,
-         * a body with other fields (groups count depth there) or a value out of range:
-         * the Python codec */
+        /* a Timestamp/Duration is a level of its own (Python checks depth + 1) */
         if (depth + 1 > c->max_depth) {
             return NULL;
         }
@@ -241,7 +239,23 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
                 return t;
             }
         }
-        return NULL;
+        /* a merge (into a default too), other fields in the body (groups there count
+         * depth on from depth + 1), a value out of range: the Python helper, as the
+         * generated decoder calls it (its error, if any, makes the codec run) */
+        PyObject *pos = py_ssize(start - c->base);
+        PyObject *stop = py_ssize(e - c->base);
+        PyObject *dep = py_ssize(depth + 1);
+        PyObject *maxd = py_ssize(c->max_depth);
+        PyObject *out = NULL;
+        if (pos && stop && dep && maxd) {
+            PyObject *args[6] = {c->bufobj, pos, stop, previous ? previous : Py_None, dep, maxd};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 6, NULL);
+        }
+        Py_XDECREF(pos);
+        Py_XDECREF(stop);
+        Py_XDECREF(dep);
+        Py_XDECREF(maxd);
+        return out;
     }
     default:
         return NULL;
