@@ -14,6 +14,7 @@ import datetime
 import decimal
 import enum
 import random
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -576,3 +577,20 @@ def test_decoding_mirrors_the_python_rules() -> None:
         _same(got, want)
         if got[0] == "ok":
             assert nat.serialize(got[1]) == PY.serialize(want[1])
+
+
+@needs_engine
+def test_float32_nans_keep_their_bits_natively() -> None:
+    nat = _native_model()
+    nat.serialize(Strict())
+    before = _fallbacks(nat)
+    # signalling, negative quiet, quiet, all-ones payload
+    for bits in (b"\x01\x00\x80\x7f", b"\x01\x00\xc0\xff", b"\x00\x00\xc0\x7f", b"\xff\xff\xff\x7f"):
+        data = b"\x35" + bits
+        written = nat.serialize(nat.deserialize(Strict, data))
+        assert written == PY.serialize(PY.deserialize(Strict, data))
+        assert written.endswith(data)
+    low_payload = struct.unpack("<d", b"\x01\x00\x00\x00\x00\x00\xf8\x7f")[0]
+    for nan in (float("nan"), -float("nan"), low_payload):
+        assert nat.serialize(Strict(f32=nan)) == PY.serialize(Strict(f32=nan))
+    assert _fallbacks(nat) == before

@@ -140,7 +140,13 @@ static PyObject *fixed_value(int kind, const unsigned char *p) {
     case K_FLOAT: {
         double d = PyFloat_Unpack4((const char *)p, 1);
         if (d == -1.0 && PyErr_Occurred()) return NULL;
-        if (d != d) return NULL;  /* a NaN keeps its bits: _wire.float32_nan does that */
+        uint32_t bits = load_le32(p);
+        if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x7FFFFFu)) {
+            /* a NaN keeps its sign and payload in the double (_wire.float32_nan) */
+            uint64_t wide = (uint64_t)(bits >> 31) << 63 | (uint64_t)0x7FF << 52
+                            | (uint64_t)(bits & 0x7FFFFFu) << 29;
+            memcpy(&d, &wide, 8);
+        }
         return PyFloat_FromDouble(d);
     }
     case K_FIXED64:

@@ -44,6 +44,19 @@ static int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
     return 0;
 }
 
+/* A float32 as the Python backend packs it: a NaN keeps the sign and the top payload
+ * bits of the double (_wire.pack_float32_nan), anything else as struct does. */
+static int pack_float32(double d, unsigned char *p) {
+    if (d != d) {
+        uint64_t wide;
+        memcpy(&wide, &d, 8);
+        uint32_t payload = (uint32_t)(wide >> 29) & 0x7FFFFFu;
+        store_le32(p, (uint32_t)(wide >> 63) << 31 | 0x7F800000u | (payload ? payload : 0x400000u));
+        return 0;
+    }
+    return PyFloat_Pack4(d, (char *)p, 1);
+}
+
 static int get_double(PyObject *v, double *out) {
     if (PyFloat_CheckExact(v)) {
         *out = PyFloat_AS_DOUBLE(v);
@@ -181,8 +194,7 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
         }
         unsigned char *p = (unsigned char *)b->data + b->len;
         if (kind == K_FLOAT) {
-            if (d != d) return -1;  /* a NaN keeps its bits: _wire.pack_float32_nan */
-            if (PyFloat_Pack4(d, (char *)p, 1) < 0) return -1;
+            if (pack_float32(d, p) < 0) return -1;
             b->len += 4;
         } else {
             if (PyFloat_Pack8(d, (char *)p, 1) < 0) return -1;
@@ -336,7 +348,7 @@ static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
         char packed[8];
         if (get_double(v, &d) < 0) return -1;
         if (vs->kind == K_FLOAT) {
-            if (PyFloat_Pack4(d, packed, 1) < 0) return -1;
+            if (pack_float32(d, (unsigned char *)packed) < 0) return -1;
             return memcmp(packed, f->def_fbytes, 4) != 0;
         }
         if (PyFloat_Pack8(d, packed, 1) < 0) return -1;
