@@ -584,8 +584,8 @@ def test_float32_nans_keep_their_bits_natively() -> None:
     nat = _native_model()
     nat.serialize(Strict())
     before = _fallbacks(nat)
-    # signalling, negative quiet, quiet, all-ones payload
-    for bits in (b"\x01\x00\x80\x7f", b"\x01\x00\xc0\xff", b"\x00\x00\xc0\x7f", b"\xff\xff\xff\x7f"):
+    nans = [b"\x01\x00\x80\x7f", b"\x01\x00\xc0\xff", b"\x00\x00\xc0\x7f", b"\xff\xff\xff\x7f"]
+    for bits in nans:  # signalling, negative quiet, quiet, all-ones payload
         data = b"\x35" + bits
         written = nat.serialize(nat.deserialize(Strict, data))
         assert written == PY.serialize(PY.deserialize(Strict, data))
