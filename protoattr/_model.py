@@ -149,6 +149,9 @@ class TypeModel:
     empty messages (see "Hostile input" in docs/errors.md).
     ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
     ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
+    A model with ``max_messages`` runs the generated Python codecs whatever the backend
+    asked for (they count the messages a decode builds; the C engine does not), so its
+    ``backend`` is ``"python"``.
     """
 
     def __init__(
@@ -165,7 +168,8 @@ class TypeModel:
         self.max_depth = max_depth
         self.max_messages = max_messages
         self._native: NativeBackend | None = None
-        if _choose_backend(backend) == "native":
+        # max_messages is counted by the Python codecs only: such a model runs no plans
+        if _choose_backend(backend) == "native" and max_messages is None:
             self._native = NativeBackend(self)
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)

@@ -14,6 +14,7 @@ import datetime
 import decimal
 import enum
 import random
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -496,3 +497,100 @@ def test_a_rejected_plan_leaves_the_python_codec_and_warns(
     assert nat.deserialize(Leaf, data) == Leaf("x", 1)
     assert nat._native is not None
     assert nat._native.explain(Leaf).startswith("python: plan rejected")
+
+
+# ------------------------------------------- the robust rules, mirrored by the engine
+
+
+_UTC = datetime.timezone.utc
+
+
+@pa.closed_enum
+class ClosedLevel(enum.IntEnum):
+    LOW = 0
+    MID = 1
+    HIGH = 2
+
+
+@proto_contract
+@dataclass
+class Strict:
+    """Natively run fields where None is refused and closed enums take members only."""
+
+    leaf: Leaf = field(1, default_factory=lambda: Leaf("a", 1))
+    at: datetime.datetime = field(2, default=datetime.datetime(2000, 1, 1, tzinfo=_UTC))
+    level: ClosedLevel = field(3, default=ClosedLevel.LOW)
+    levels: list[ClosedLevel] = field(4, default_factory=list)
+    named: dict[str, ClosedLevel] = field(5, default_factory=dict)
+    f32: pa.float32 = field(6, default=0.0)
+
+
+@needs_engine
+def test_the_engine_refuses_what_the_python_codec_refuses() -> None:
+    nat = _native_model()
+    before = _fallbacks(nat)
+    good = Strict(
+        level=ClosedLevel.HIGH, levels=[ClosedLevel.LOW, 1], named={"k": ClosedLevel.HIGH}
+    )
+    assert nat.serialize(good) == PY.serialize(good)
+    assert nat._native is not None and nat._native.explain(Strict) == "native"
+    assert _fallbacks(nat) == before
+    bad_values = {
+        "leaf": None,  # absent reads back as Leaf("a", 1), not None
+        "at": None,
+        "level": 7,  # not a member of the closed enum
+        "levels": [1, 7],
+        "named": {"k": 9},
+        "f32": float("nan"),  # not refused: written with its bits by the Python codec
+    }
+    for name, value in bad_values.items():
+        changed = _with(good, name, value)
+        _same(_outcome(nat.serialize, changed), _outcome(PY.serialize, changed))
+    assert "None is not a" in _outcome(nat.serialize, _with(good, "leaf", None))[1]
+    _same(
+        _outcome(nat.serialize, [ClosedLevel.HIGH, 7], list[ClosedLevel]),
+        _outcome(PY.serialize, [ClosedLevel.HIGH, 7], list[ClosedLevel]),
+    )
+
+
+@needs_engine
+def test_a_model_with_max_messages_runs_the_python_codecs() -> None:
+    model = _native_model(max_messages=10)
+    assert model.backend == "python"
+    assert model.deserialize(Strict, b"\x0a\x00").leaf == Leaf("", 0)
+
+
+@needs_engine
+def test_decoding_mirrors_the_python_rules() -> None:
+    nat = _native_model()
+    cases = [
+        b"\x88\x80\x80\x80\x80\x00\x01",  # a tag of six bytes
+        b"\x35\x01\x00\xc0\x7f",  # a float32 NaN with a payload keeps its bits
+        b"\x2a\x05\x0a\x01k\x18\x01",  # a map entry with a third field: unknown whole
+        b"\x2a\x05\x0a\x01k\x10\x07",  # a closed enum's unknown number in a map value
+        b"\x12\x04\x10\x05\x08\x01",  # a Timestamp merged into the field's default
+        b"\x12\x02\x1b\x1c",  # a group inside a Timestamp counts depth
+        b"\x20\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",  # a closed enum's 64-bit unknown
+    ]
+    for data in cases:
+        got, want = _outcome(nat.deserialize, Strict, data), _outcome(PY.deserialize, Strict, data)
+        _same(got, want)
+        if got[0] == "ok":
+            assert nat.serialize(got[1]) == PY.serialize(want[1])
+
+
+@needs_engine
+def test_float32_nans_keep_their_bits_natively() -> None:
+    nat = _native_model()
+    nat.serialize(Strict())
+    before = _fallbacks(nat)
+    nans = [b"\x01\x00\x80\x7f", b"\x01\x00\xc0\xff", b"\x00\x00\xc0\x7f", b"\xff\xff\xff\x7f"]
+    for bits in nans:  # signalling, negative quiet, quiet, all-ones payload
+        data = b"\x35" + bits
+        written = nat.serialize(nat.deserialize(Strict, data))
+        assert written == PY.serialize(PY.deserialize(Strict, data))
+        assert written.endswith(data)
+    low_payload = struct.unpack("<d", b"\x01\x00\x00\x00\x00\x00\xf8\x7f")[0]
+    for nan in (float("nan"), -float("nan"), low_payload):
+        assert nat.serialize(Strict(f32=nan)) == PY.serialize(Strict(f32=nan))
+    assert _fallbacks(nat) == before

@@ -56,7 +56,7 @@ KINDS: dict[Kind, int] = {
     )
 }  # fmt: skip
 _LABELS = {Label.SINGULAR: 0, Label.OPTIONAL: 1, Label.REPEATED: 2, Label.MAP: 3}
-ENC_DEFAULT, ENC_PRESENT, ENC_ALWAYS = 0, 1, 2
+ENC_DEFAULT, ENC_PRESENT, ENC_ALWAYS, ENC_PRESENT_NOT_NONE = 0, 1, 2, 3
 INIT_NULL, INIT_VALUE, INIT_LIST, INIT_DICT = 0, 1, 2, 3
 ABSENT_NONE, ABSENT_REQUIRED, ABSENT_FACTORY, ABSENT_EMPTY, ABSENT_VALUE = 0, 1, 2, 3, 4
 
@@ -116,8 +116,11 @@ class _Unusual(Exception):
 def _enc_mode(f: FieldInfo) -> int:
     if f.required:
         return ENC_ALWAYS
-    if f.label is Label.OPTIONAL or f.value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+    if f.label is Label.OPTIONAL:
         return ENC_PRESENT
+    if f.value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+        # None is refused where absent reads back as a value (the generated encoder's rule)
+        return ENC_PRESENT if f.default is None else ENC_PRESENT_NOT_NONE
     return ENC_DEFAULT
 
 

@@ -23,6 +23,7 @@ typedef struct {
     EngineState *st;
     PyObject *bufobj;              /* the bytes object (helpers and callbacks take it) */
     const unsigned char *base;     /* its first byte: positions are offsets from here */
+    Py_ssize_t max_depth;          /* the model's (every plan of a model has the same) */
 } Ctx;
 
 static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
@@ -139,6 +140,13 @@ static PyObject *fixed_value(int kind, const unsigned char *p) {
     case K_FLOAT: {
         double d = PyFloat_Unpack4((const char *)p, 1);
         if (d == -1.0 && PyErr_Occurred()) return NULL;
+        uint32_t bits = load_le32(p);
+        if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x7FFFFFu)) {
+            /* a NaN keeps its sign and payload in the double (_wire.float32_nan) */
+            uint64_t wide = (uint64_t)(bits >> 31) << 63 | (uint64_t)0x7FF << 52
+                            | (uint64_t)(bits & 0x7FFFFFu) << 29;
+            memcpy(&d, &wide, 8);
+        }
         return PyFloat_FromDouble(d);
     }
     case K_FIXED64:
@@ -226,6 +234,10 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
         }
         return call_back_decode(c, vs->sub, start, e, depth + 1);
     case K_TIMESTAMP: case K_DURATION: {
+        /* a Timestamp/Duration is a level of its own (Python checks depth + 1) */
+        if (depth + 1 > c->max_depth) {
+            return NULL;
+        }
         if (previous == NULL || previous == Py_None || previous == vs->zero) {
             int taken;
             PyObject *t = time_decode(c->st->datetime_api, kind == K_TIMESTAMP, start, e, &taken);
@@ -233,15 +245,22 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
                 return t;
             }
         }
+        /* a merge (into a default too), other fields in the body (groups there count
+         * depth on from depth + 1), a value out of range: the Python helper, as the
+         * generated decoder calls it (its error, if any, makes the codec run) */
         PyObject *pos = py_ssize(start - c->base);
         PyObject *stop = py_ssize(e - c->base);
+        PyObject *dep = py_ssize(depth + 1);
+        PyObject *maxd = py_ssize(c->max_depth);
         PyObject *out = NULL;
-        if (pos && stop) {
-            PyObject *args[4] = {c->bufobj, pos, stop, previous ? previous : Py_None};
-            out = PyObject_Vectorcall(vs->helper_decode, args, 4, NULL);
+        if (pos && stop && dep && maxd) {
+            PyObject *args[6] = {c->bufobj, pos, stop, previous ? previous : Py_None, dep, maxd};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 6, NULL);
         }
         Py_XDECREF(pos);
         Py_XDECREF(stop);
+        Py_XDECREF(dep);
+        Py_XDECREF(maxd);
         return out;
     }
     default:
@@ -309,7 +328,7 @@ static int read_map_entry(Ctx *c, const Field *f, PyObject *dict, const unsigned
     int r = -1;
     while (*p < me) {
         uint64_t t;
-        if (read_varint(p, me, &t) < 0) {
+        if (read_tag(p, me, &t) < 0) {
             goto done;
         }
         if (t == ktag) {
@@ -324,8 +343,8 @@ static int read_map_entry(Ctx *c, const Field *f, PyObject *dict, const unsigned
             PyObject *ny = read_value(c, vs, p, me, depth + 1, y);
             if (ny == NULL) goto done;
             Py_XSETREF(y, ny);
-        } else if (skip_value(t, p, me) < 0) {
-            goto done;
+        } else {
+            goto done;  /* any other field: the whole entry is unknown (Python, upb) */
         }
     }
     if (*p != me || k == NULL) {
@@ -532,7 +551,7 @@ static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
     while (p < end) {
         const unsigned char *t0 = p;
         uint64_t tag;
-        if (read_varint(&p, end, &tag) < 0 || tag > 0xFFFFFFFFu) {
+        if (read_tag(&p, end, &tag) < 0) {
             goto done;
         }
         Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
@@ -577,13 +596,13 @@ done:
 
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
+    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
     return decode_message(&c, plan, c.base + pos, c.base + end, depth);
 }
 
 PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                              Py_ssize_t end) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf)};
+    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
     const unsigned char *p = c.base + pos, *e = c.base + end;
     PyObject *items = PyList_New(0);
     if (items == NULL) {
@@ -591,7 +610,7 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
     }
     while (p < e) {
         uint64_t tag;
-        if (read_varint(&p, e, &tag) < 0) {
+        if (read_tag(&p, e, &tag) < 0) {
             goto fail;
         }
         if (tag == 10) {

@@ -44,6 +44,19 @@ static int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
     return 0;
 }
 
+/* A float32 as the Python backend packs it: a NaN keeps the sign and the top payload
+ * bits of the double (_wire.pack_float32_nan), anything else as struct does. */
+static int pack_float32(double d, unsigned char *p) {
+    if (d != d) {
+        uint64_t wide;
+        memcpy(&wide, &d, 8);
+        uint32_t payload = (uint32_t)(wide >> 29) & 0x7FFFFFu;
+        store_le32(p, (uint32_t)(wide >> 63) << 31 | 0x7F800000u | (payload ? payload : 0x400000u));
+        return 0;
+    }
+    return PyFloat_Pack4(d, (char *)p, 1);
+}
+
 static int get_double(PyObject *v, double *out) {
     if (PyFloat_CheckExact(v)) {
         *out = PyFloat_AS_DOUBLE(v);
@@ -62,16 +75,35 @@ static int get_double(PyObject *v, double *out) {
 
 /* The enum number of `v`; a new reference to the int in *hold when .value was read. */
 static int get_enum(EngineState *st, const ValueSpec *vs, PyObject *v, int64_t *out) {
+    int r;
     if (vs->enum_plain && !PyLong_CheckExact(v)) {
         PyObject *num = PyObject_GetAttr(v, st->str_value);
         if (num == NULL) {
             return -1;
         }
-        int r = get_signed(num, INT32_MIN, INT32_MAX, out);
+        r = get_signed(num, INT32_MIN, INT32_MAX, out);
         Py_DECREF(num);
+    } else {
+        r = get_signed(v, INT32_MIN, INT32_MAX, out);
+    }
+    if (r < 0 || !vs->closed) {
         return r;
     }
-    return get_signed(v, INT32_MIN, INT32_MAX, out);
+    /* a closed enum takes its members only (the Python codec's check: an instance of
+     * the enum, or an int it defines); anything else: Python raises */
+    if (vs->enum_members == NULL) {
+        return -1;
+    }
+    PyObject *num = PyLong_FromLongLong((long long)*out);
+    if (num == NULL) {
+        return -1;
+    }
+    PyObject *member = PyDict_GetItemWithError(vs->enum_members, num);
+    Py_DECREF(num);
+    if (member == NULL || (!PyLong_Check(v) && Py_TYPE(v) != Py_TYPE(member))) {
+        return -1;
+    }
+    return 0;
 }
 
 /* Integer kinds: the varint (or fixed) payload of `v`, range-checked.
@@ -162,7 +194,7 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
         }
         unsigned char *p = (unsigned char *)b->data + b->len;
         if (kind == K_FLOAT) {
-            if (PyFloat_Pack4(d, (char *)p, 1) < 0) return -1;
+            if (pack_float32(d, p) < 0) return -1;
             b->len += 4;
         } else {
             if (PyFloat_Pack8(d, (char *)p, 1) < 0) return -1;
@@ -316,7 +348,7 @@ static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
         char packed[8];
         if (get_double(v, &d) < 0) return -1;
         if (vs->kind == K_FLOAT) {
-            if (PyFloat_Pack4(d, packed, 1) < 0) return -1;
+            if (pack_float32(d, (unsigned char *)packed) < 0) return -1;
             return memcmp(packed, f->def_fbytes, 4) != 0;
         }
         if (PyFloat_Pack8(d, packed, 1) < 0) return -1;
@@ -424,6 +456,11 @@ static int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, in
     case ENC_PRESENT:
         if (v == Py_None) {
             return 0;
+        }
+        break;
+    case ENC_PRESENT_NOT_NONE:
+        if (v == Py_None) {
+            return -1;  /* absent would not read back as None: Python raises */
         }
         break;
     case ENC_DEFAULT: {

@@ -24,7 +24,9 @@ enum {
 enum { L_SINGULAR = 0, L_OPTIONAL = 1, L_REPEATED = 2, L_MAP = 3 };
 
 /* How encode decides whether a singular field is written. */
-enum { ENC_DEFAULT = 0, ENC_PRESENT = 1, ENC_ALWAYS = 2 };
+/* ENC_PRESENT_NOT_NONE: written unless None, and None is refused (a non-Optional
+ * message/time field whose default is not None: absent reads back as a value) */
+enum { ENC_DEFAULT = 0, ENC_PRESENT = 1, ENC_ALWAYS = 2, ENC_PRESENT_NOT_NONE = 3 };
 
 /* A field's value before decoding, and what an absent field becomes. */
 enum { INIT_NULL = 0, INIT_VALUE = 1, INIT_LIST = 2, INIT_DICT = 3 };

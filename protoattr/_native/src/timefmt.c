@@ -105,7 +105,7 @@ static int read_seconds_nanos(const unsigned char *p, const unsigned char *end, 
     *nanos = 0;
     while (p < end) {
         uint64_t tag, x;
-        if (read_varint(&p, end, &tag) < 0) return 0;
+        if (read_tag(&p, end, &tag) < 0) return 0;
         if (tag == 8) {
             if (read_varint(&p, end, &x) < 0) return 0;
             *seconds = (int64_t)x;

@@ -52,6 +52,16 @@ static inline int read_varint(const unsigned char **p, const unsigned char *end,
     return -1;
 }
 
+/* Read a tag as the Python backend (and upb) does: a varint of at most five bytes
+ * whose value fits 32 bits.  -1 for anything else (the Python codec reports it). */
+static inline int read_tag(const unsigned char **p, const unsigned char *end, uint64_t *out) {
+    const unsigned char *q = *p;
+    if (read_varint(p, end, out) < 0 || *p - q > 5 || *out > 0xFFFFFFFFu) {
+        return -1;
+    }
+    return 0;
+}
+
 static inline uint32_t load_le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
