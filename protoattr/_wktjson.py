@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from . import _jsonforms, _wkt
 from ._errors import DecodeError, EncodeError
-from ._json_plan import shortest_float32
+from ._json_plan import _FLOAT32_MAX, _FLOAT_NAMES, shortest_float32
 from ._jsonforms import JsonContext
 from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
 from ._time_text import duration_text as _duration_text
@@ -277,9 +277,8 @@ def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
     if isinstance(value, bool):
         raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
     if isinstance(value, str):
-        special = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-        if value in special:
-            return special[value]
+        if value in _FLOAT_NAMES:
+            return _FLOAT_NAMES[value]
         try:
             result = float(value)
         except ValueError:
@@ -291,7 +290,7 @@ def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
     else:
         raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
     if f32 and math.isfinite(result):
-        if abs(result) > 3.4028234663852886e38:
+        if abs(result) > _FLOAT32_MAX:
             raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
         return _float32(result)  # what the wire keeps, so JSON and binary agree
     return result
