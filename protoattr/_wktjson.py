@@ -36,7 +36,7 @@ from ._types import INT_RANGES, Kind
 
 __all__ = ["duration_text", "register_all", "timestamp_text"]
 
-_NANOS = 1_000_000_000
+_NANOS = _wkt._NANOS
 _EPOCH = datetime.datetime(1970, 1, 1)
 
 
