@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import _descriptor as d
 from ._contract import FieldInfo, Label, ValueType
-from ._schema import _PACKAGE, SYNTAXES, _Exporter, _group_name, _message_like, _wire_value
+from ._json_plan import json_name
+from ._schema import _export_roots, _Exporter, _group_name, _message_like, _wire_value
 from ._service_schema import full_name, split_services
 from ._types import PACKABLE, Kind
 
@@ -74,13 +75,9 @@ def file_descriptor(
     name: str | None = None,
 ) -> d.FileDescriptorProto:
     """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares."""
-    if syntax not in SYNTAXES:
-        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
-    if package is not None and not _PACKAGE.fullmatch(package):
-        raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
-    roots = [cls] if isinstance(cls, type) else list(cls)
-    if not roots:
-        raise ValueError("a descriptor needs at least one contract class or service")
+    roots = _export_roots(
+        cls, syntax, package, "a descriptor needs at least one contract class or service"
+    )
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
     exporter.discover(roots)
@@ -214,7 +211,7 @@ class _Builder:
     @staticmethod
     def _plain(name: str, number: int, label: d.FieldLabel, kind: d.FieldType) -> Any:
         return d.FieldDescriptorProto(
-            name=name, number=number, label=label, type=kind, json_name=_json_name(name)
+            name=name, number=number, label=label, type=kind, json_name=json_name(name)
         )
 
     def _typed(self, field: d.FieldDescriptorProto, vt: ValueType) -> None:
@@ -234,7 +231,7 @@ class _Builder:
     def _field(self, f: FieldInfo, scope: str, owner: d.DescriptorProto) -> d.FieldDescriptorProto:
         syntax = self.x.syntax
         field = d.FieldDescriptorProto(
-            name=f.proto_name, number=f.tag, json_name=_json_name(f.proto_name)
+            name=f.proto_name, number=f.tag, json_name=json_name(f.proto_name)
         )
         features = d.FeatureSet()
         if f.label is Label.MAP:
@@ -258,7 +255,7 @@ class _Builder:
             group = _group_name(f)
             root = self.x.messages[self.x._root(f.value.py_type)]
             owner.nested_type.append(self._message(root, group, f"{scope}.{group}"))
-            field.name, field.json_name = group.lower(), _json_name(group.lower())
+            field.name, field.json_name = group.lower(), json_name(group.lower())
             field.type, field.type_name = d.FieldType.TYPE_GROUP, f".{scope}.{group}"
         elif f.group:
             features.message_encoding = _DELIMITED
@@ -331,24 +328,9 @@ def _synthetic_oneof(name: str, used: set[str]) -> str:
     return oneof
 
 
-def _json_name(name: str) -> str:
-    """protoc's ``json_name``: lowerCamelCase, underscores dropped."""
-    out: list[str] = []
-    upper = False
-    for ch in name:
-        if ch == "_":
-            upper = True
-        elif upper:
-            out.append(ch.upper())
-            upper = False
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def _entry_name(field_name: str) -> str:
     """The nested message protoc declares for ``map<...> field_name``."""
-    camel = _json_name(field_name)
+    camel = json_name(field_name)
     return camel[:1].upper() + camel[1:] + "Entry"
 
 

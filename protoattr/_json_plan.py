@@ -58,6 +58,18 @@ def json_name(proto_name: str) -> str:
     return "".join(out)
 
 
+def shortest_float32(x: float) -> float:
+    """The shortest decimal that reads back as the float32 ``x`` (json_format's rule).
+
+    ``x`` must already be a finite float32 value; nine significant digits always do.
+    """
+    for precision in range(6, 10):
+        rounded = float(f"{x:.{precision}g}")
+        if _PACK_F.unpack(_PACK_F.pack(rounded))[0] == x:
+            return rounded
+    return x
+
+
 def _show(value: Any) -> str:
     """A short rendering of a JSON value for error messages."""
     try:

@@ -52,38 +52,27 @@ class _Indented:
 
     def write(self, v: Any, level: int, out: list[str]) -> None:
         cls = v.__class__
-        if cls is dict:
-            if not v:
-                out.append("{}")
-                return
-            for x in v.values():
-                c = x.__class__
-                if c is dict or c is list:
-                    if x:
-                        break
-                elif c is tuple or isinstance(x, (dict, list)):
-                    raise _Unusual
-            else:  # an object of scalars (and empty containers)
-                inside = "".join(self.encoder(level)(v, 0))[1:-1]
-                pad = self.indent * level
-                out.append(f"{{\n{pad}{self.indent}{inside}\n{pad}}}")
-                return
-            self.container(v, level, out)
-        elif cls is list:
-            if not v:
-                out.append("[]")
-                return
-            for x in v:
-                c = x.__class__
-                if c is dict or c is list:
-                    if x:
-                        break
-                elif c is tuple or isinstance(x, (dict, list)):
-                    raise _Unusual
+        if cls is dict or cls is list:
+            # (one body for both, not a helper: a call per level would lower the depth
+            # of nesting this writer reaches before a RecursionError)
+            if cls is dict:
+                items, opening, closing = v.values(), "{", "}"
             else:
+                items, opening, closing = v, "[", "]"
+            if not v:
+                out.append(opening + closing)
+                return
+            for x in items:
+                c = x.__class__
+                if c is dict or c is list:
+                    if x:
+                        break
+                elif c is tuple or isinstance(x, (dict, list)):
+                    raise _Unusual
+            else:  # an object or array of scalars (and empty containers)
                 inside = "".join(self.encoder(level)(v, 0))[1:-1]
                 pad = self.indent * level
-                out.append(f"[\n{pad}{self.indent}{inside}\n{pad}]")
+                out.append(f"{opening}\n{pad}{self.indent}{inside}\n{pad}{closing}")
                 return
             self.container(v, level, out)
         elif cls is tuple or isinstance(v, (dict, list)):

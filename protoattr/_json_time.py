@@ -21,39 +21,21 @@ from typing import Any
 
 from . import _jsonforms
 from ._errors import DecodeError, EncodeError
+from ._time_text import DURATION_MAX as _MAX_DURATION
+from ._time_text import TS_MAX as _MAX_SECONDS
+from ._time_text import TS_MIN as _MIN_SECONDS
+from ._time_text import duration_text, fraction
 
 __all__ = ["duration_from_json", "duration_to_json", "timestamp_from_json", "timestamp_to_json"]
 
 _UTC = datetime.timezone.utc
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
-_EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
-_MIN_SECONDS = -62135596800  # 0001-01-01T00:00:00Z
-_MAX_SECONDS = 253402300799  # 9999-12-31T23:59:59Z
-_MAX_DURATION = 315576000000
 
 _TIMESTAMP = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})"
     r"(?:\.([0-9]{1,9}))?(?:(Z)|([+-])([0-9]{2}):([0-9]{2}))"
 )
 _DURATION = re.compile(r"(-?)([0-9]+)(?:\.([0-9]{1,9}))?s")
-
-
-def _fraction(nanos: int) -> str:
-    """``""``, ``".123"``, ``".123456"`` or ``".123456789"``: as few digits as exact."""
-    if nanos == 0:
-        return ""
-    if nanos % 1_000_000 == 0:
-        return f".{nanos // 1_000_000:03d}"
-    if nanos % 1000 == 0:
-        return f".{nanos // 1000:06d}"
-    return f".{nanos:09d}"
-
-
-def timestamp_text(seconds: int, nanos: int) -> str:
-    """The RFC 3339 form of a Timestamp given as seconds since the epoch and nanos."""
-    days, rest = divmod(seconds, 86400)
-    when = _EPOCH_NAIVE + datetime.timedelta(days, rest)
-    return when.isoformat() + _fraction(nanos) + "Z"
 
 
 def timestamp_to_json(value: Any, ctx: Any = None) -> str:
@@ -66,12 +48,7 @@ def timestamp_to_json(value: Any, ctx: Any = None) -> str:
         except OverflowError:
             raise EncodeError(f"{value.isoformat()} is outside 0001..9999 in UTC") from None
     text: str = value.isoformat(timespec="seconds")[:19]  # without any offset
-    micro = value.microsecond
-    if micro:
-        if micro % 1000:
-            return f"{text}.{micro:06d}Z"
-        return f"{text}.{micro // 1000:03d}Z"
-    return text + "Z"
+    return text + fraction(value.microsecond * 1000) + "Z"
 
 
 def parse_timestamp(text: Any, path: str) -> tuple[int, int]:
@@ -115,12 +92,6 @@ def timestamp_from_json(value: Any, path: str, ctx: Any = None) -> datetime.date
         )  # fmt: skip
     except ValueError as exc:
         raise DecodeError(f"{path}: {_show(value)} is not a valid timestamp ({exc})") from None
-
-
-def duration_text(seconds: int, nanos: int) -> str:
-    """The JSON form of a Duration given as seconds and nanos of one sign."""
-    sign = "-" if seconds < 0 or nanos < 0 else ""
-    return f"{sign}{abs(seconds)}{_fraction(abs(nanos))}s"
 
 
 def duration_to_json(value: Any, ctx: Any = None) -> str:

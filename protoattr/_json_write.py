@@ -27,6 +27,7 @@ from ._json_plan import (
     _wire_type,
     _wire_zero,
     json_name,
+    shortest_float32,
 )
 from ._types import INT_RANGES, Kind
 
@@ -432,15 +433,6 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
     raise ContractError(f"{where}: no JSON form for {vt.describe()}")
 
 
-def _shortest_float32(x: float) -> float:
-    """The shortest decimal that reads back as the same float32 (json_format's rule)."""
-    for precision in range(6, 10):
-        rounded = float(f"{x:.{precision}g}")
-        if _PACK_F.unpack(_PACK_F.pack(rounded))[0] == x:
-            return rounded
-    return x
-
-
 def _float32_writer(where: str) -> Callable[[Any], Any]:
     pack, unpack = _PACK_F.pack, _PACK_F.unpack
 
@@ -457,7 +449,7 @@ def _float32_writer(where: str) -> Callable[[Any], Any]:
             raise EncodeError(f"{where}: {v!r} is out of range for float") from None
         if x == 0.0 or x - x != 0.0:
             return x if x == 0.0 else ("Infinity" if x > 0 else "-Infinity")
-        return _shortest_float32(x)
+        return shortest_float32(x)
 
     return write
 

@@ -16,6 +16,7 @@ import weakref
 from typing import Any
 
 from ._errors import DecodeError, EncodeError
+from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
 from ._wire import MAX_FIELD_NUMBER, encode_varint, read_tag, read_varint
 
 __all__ = [
@@ -30,8 +31,8 @@ __all__ = [
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 _timedelta = datetime.timedelta
 _EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
-_MIN_TS, _MAX_TS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31T23:59:59
-_MAX_DURATION = 315576000000
+_MIN_TS, _MAX_TS = TS_MIN, TS_MAX  # 0001-01-01 .. 9999-12-31T23:59:59
+_MAX_DURATION = DURATION_MAX
 
 
 def skip_field(buf: bytes, pos: int, end: int, tag: int, depth: int, max_depth: int) -> int:

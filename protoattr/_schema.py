@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._contract import ContractInfo, FieldInfo, Label, ValueType
 from ._errors import ContractError
+from ._names import _PACKAGE
 from ._types import INT_RANGES, PACKABLE, Kind
 from ._wire import MAX_FIELD_NUMBER
 from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
@@ -78,7 +79,6 @@ __all__ = ["SYNTAXES", "schema", "schema_files"]
 SYNTAXES = ("proto2", "proto3", "editions")
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 _WELL_KNOWN = {
     Kind.TIMESTAMP: "google/protobuf/timestamp.proto",
     Kind.DURATION: "google/protobuf/duration.proto",
@@ -100,13 +100,7 @@ def schema(
     service's package.  ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"``
     (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
-    if syntax not in SYNTAXES:
-        raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
-    if package is not None and not _PACKAGE.fullmatch(package):
-        raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
-    roots = [cls] if isinstance(cls, type) else list(cls)
-    if not roots:
-        raise ValueError("schema() needs at least one contract class")
+    roots = _export_roots(cls, syntax, package, "schema() needs at least one contract class")
     from ._service_schema import render_services, split_services
 
     roots, services, package = split_services(model, roots, package)
@@ -131,14 +125,23 @@ def schema_files(
     Packages that refer to each other both ways are a :class:`ContractError`:
     ``.proto`` imports cannot be circular.
     """
+    roots = _export_roots(cls, syntax, package, "schema_files() needs at least one contract class")
+    return _Exporter(model, syntax, package).run_files(roots)
+
+
+def _export_roots(
+    cls: type | Iterable[type], syntax: str, package: str | None, none_given: str
+) -> list[type]:
+    """The root classes of an export, after the checks every exporter makes of its
+    arguments (``none_given`` is the message when ``cls`` holds no class)."""
     if syntax not in SYNTAXES:
         raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
     if package is not None and not _PACKAGE.fullmatch(package):
         raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
     roots = [cls] if isinstance(cls, type) else list(cls)
     if not roots:
-        raise ValueError("schema_files() needs at least one contract class")
-    return _Exporter(model, syntax, package).run_files(roots)
+        raise ValueError(none_given)
+    return roots
 
 
 def file_of(package: str | None) -> str:

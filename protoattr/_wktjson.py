@@ -27,30 +27,20 @@ from collections.abc import Callable
 
 from . import _jsonforms, _wkt
 from ._errors import DecodeError, EncodeError
+from ._json_plan import _FLOAT32_MAX, _FLOAT_NAMES, shortest_float32
 from ._jsonforms import JsonContext
+from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
+from ._time_text import duration_text as _duration_text
+from ._time_text import timestamp_text as _timestamp_text
 from ._types import INT_RANGES, Kind
 
 __all__ = ["duration_text", "register_all", "timestamp_text"]
 
-#: 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the epoch
-TS_MIN, TS_MAX = -62135596800, 253402300799
-DURATION_MAX = 315576000000
-_NANOS = 1_000_000_000
+_NANOS = _wkt._NANOS
 _EPOCH = datetime.datetime(1970, 1, 1)
 
 
 # -- Timestamp -----------------------------------------------------------------------
-
-
-def _fraction(nanos: int) -> str:
-    """0, 3, 6 or 9 fractional digits, as few as the value needs."""
-    if nanos == 0:
-        return ""
-    if nanos % 1_000_000 == 0:
-        return f".{nanos // 1_000_000:03d}"
-    if nanos % 1000 == 0:
-        return f".{nanos // 1000:06d}"
-    return f".{nanos:09d}"
 
 
 def timestamp_text(ts: typing.Any) -> str:
@@ -61,11 +51,7 @@ def timestamp_text(ts: typing.Any) -> str:
             f"Timestamp(seconds={seconds}, nanos={nanos}) is outside 0001-01-01..9999-12-31 "
             "(or nanos outside 0..999999999), which RFC 3339 cannot write"
         )
-    when = _EPOCH + datetime.timedelta(seconds=seconds)
-    return (
-        f"{when.year:04d}-{when.month:02d}-{when.day:02d}T"
-        f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}{_fraction(nanos)}Z"
-    )
+    return _timestamp_text(seconds, nanos)
 
 
 _RFC3339 = re.compile(
@@ -114,8 +100,7 @@ def duration_text(d: typing.Any) -> str:
             f"Duration(seconds={seconds}, nanos={nanos}) is outside ±{DURATION_MAX} s "
             "or its seconds and nanos differ in sign"
         )
-    sign = "-" if seconds < 0 or nanos < 0 else ""
-    return f"{sign}{abs(seconds)}{_fraction(abs(nanos))}s"
+    return _duration_text(seconds, nanos)
 
 
 _DURATION = re.compile(r"(-)?(\d+)(?:\.(\d{1,9}))?s")
@@ -280,32 +265,20 @@ def _float32(x: float) -> float:
     return typing.cast(float, struct.unpack("<f", struct.pack("<f", x))[0])
 
 
-def shortest_float32(x: float) -> float:
-    """The shortest decimal that reads back as the same 32-bit float (json_format's rule)."""
-    original = _float32(x)
-    precision = 6
-    rounded = float(f"{original:.{precision}g}")
-    while _float32(rounded) != original:
-        precision += 1
-        rounded = float(f"{original:.{precision}g}")
-    return rounded
-
-
 def _float_to_json(x: float, f32: bool) -> typing.Any:
     if math.isnan(x):
         return "NaN"
     if math.isinf(x):
         return "Infinity" if x > 0 else "-Infinity"
-    return shortest_float32(x) if f32 else float(x)
+    return shortest_float32(_float32(x)) if f32 else float(x)
 
 
 def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
     if isinstance(value, bool):
         raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
     if isinstance(value, str):
-        special = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-        if value in special:
-            return special[value]
+        if value in _FLOAT_NAMES:
+            return _FLOAT_NAMES[value]
         try:
             result = float(value)
         except ValueError:
@@ -317,7 +290,7 @@ def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
     else:
         raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
     if f32 and math.isfinite(result):
-        if abs(result) > 3.4028234663852886e38:
+        if abs(result) > _FLOAT32_MAX:
             raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
         return _float32(result)  # what the wire keeps, so JSON and binary agree
     return result

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, NoReturn
 
 import grpc
@@ -229,24 +229,26 @@ class _Call:
     # -- grpc.aio.server() -------------------------------------------------
 
     async def aio_unary_unary(self, raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
-        ctx = self.context(context)
-        try:
-            result = self.invoke(self.decode(raw), ctx)
-            if inspect.isawaitable(result):
-                result = await result
-            return self.encode(result)
-        except asyncio.CancelledError:
-            _cancelled(ctx)
-            raise
-        except Exception as exc:
-            await self.aio_abort(context, exc)
+        return await self._aio_one_response(self.decode, raw, context)
 
     async def aio_stream_unary(
         self, raws: AsyncIterator[bytes], context: grpc.aio.ServicerContext
     ) -> bytes:
+        return await self._aio_one_response(self.aio_requests, raws, context)
+
+    async def _aio_one_response(
+        self, read: Callable[[Any], Any], raw: Any, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        """The handler of an RPC with one response; its request is ``read(raw)``, inside
+        the ``try`` so that a request that does not decode aborts the call too.
+
+        The two streaming-response handlers below repeat this shape rather than share
+        one body: an async generator cannot hand over to another (there is no
+        ``yield from``), and ``async for ... yield`` would change when it is closed.
+        """
         ctx = self.context(context)
         try:
-            result = self.invoke(self.aio_requests(raws), ctx)
+            result = self.invoke(read(raw), ctx)
             if inspect.isawaitable(result):
                 result = await result
             return self.encode(result)
