@@ -17,7 +17,6 @@ message starts with the JSON path.
 from __future__ import annotations
 
 import base64
-import binascii
 import datetime
 import math
 import re
@@ -27,7 +26,8 @@ from collections.abc import Callable
 
 from . import _jsonforms, _wkt
 from ._errors import DecodeError, EncodeError
-from ._json_plan import _FLOAT32_MAX, _FLOAT_NAMES, shortest_float32
+from ._json_plan import shortest_float32
+from ._json_read import _float_reader, _int_reader, _read_bytes
 from ._jsonforms import JsonContext
 from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
 from ._time_text import duration_text as _duration_text
@@ -55,7 +55,8 @@ def timestamp_text(ts: typing.Any) -> str:
 
 
 _RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})"
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
+    r"(Z|[+-][0-9]{2}:[0-9]{2})"
 )
 
 
@@ -103,7 +104,7 @@ def duration_text(d: typing.Any) -> str:
     return _duration_text(seconds, nanos)
 
 
-_DURATION = re.compile(r"(-)?(\d+)(?:\.(\d{1,9}))?s")
+_DURATION = re.compile(r"(-)?([0-9]+)(?:\.([0-9]{1,9}))?s")
 
 
 def parse_duration(value: typing.Any, path: str) -> _wkt.Duration:
@@ -270,62 +271,18 @@ def _float_to_json(x: float, f32: bool) -> typing.Any:
         return "NaN"
     if math.isinf(x):
         return "Infinity" if x > 0 else "-Infinity"
-    return shortest_float32(_float32(x)) if f32 else float(x)
-
-
-def _float_from_json(value: typing.Any, path: str, f32: bool) -> float:
-    if isinstance(value, bool):
-        raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
-    if isinstance(value, str):
-        if value in _FLOAT_NAMES:
-            return _FLOAT_NAMES[value]
-        try:
-            result = float(value)
-        except ValueError:
-            raise DecodeError(f"{path}: {value[:40]!r} is not a number") from None
-        if not math.isfinite(result):
-            raise DecodeError(f'{path}: write {value!r} as "NaN", "Infinity" or "-Infinity"')
-    elif isinstance(value, (int, float)):
-        result = float(value)
-    else:
-        raise DecodeError(f"{path}: expected a number, got {_kind(value)}")
-    if f32 and math.isfinite(result):
-        if abs(result) > _FLOAT32_MAX:
-            raise DecodeError(f"{path}: {value!r} is too large for a 32-bit float")
-        return _float32(result)  # what the wire keeps, so JSON and binary agree
-    return result
-
-
-def _int_from_json(value: typing.Any, path: str, kind: Kind) -> int:
-    if isinstance(value, bool):
-        raise DecodeError(f"{path}: expected an integer, got {_kind(value)}")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise DecodeError(f"{path}: {value!r} is not an integer")
-        result = int(value)
-    elif isinstance(value, int):
-        result = value
-    elif isinstance(value, str):
-        if not re.fullmatch(r"-?\d+", value):
-            raise DecodeError(f"{path}: {value[:40]!r} is not an integer")
-        result = int(value)
-    else:
-        raise DecodeError(f"{path}: expected an integer, got {_kind(value)}")
-    lo, hi = INT_RANGES[kind]
-    if not lo <= result <= hi:
-        raise DecodeError(f"{path}: {result} does not fit {kind.value}")
-    return result
-
-
-def bytes_from_json(value: typing.Any, path: str) -> bytes:
-    if not isinstance(value, str):
-        raise DecodeError(f"{path}: bytes are a base64 string, not {_kind(value)}")
-    text = value.replace("-", "+").replace("_", "/")
-    text += "=" * (-len(text) % 4)
+    if not f32:
+        return float(x)
     try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise DecodeError(f"{path}: {value[:40]!r} is not base64") from None
+        return shortest_float32(_float32(x))
+    except OverflowError:  # what the binary encoder says of the same value
+        raise EncodeError(f"{x!r} does not fit float (32-bit)") from None
+
+
+
+
+
+
 
 
 _WRAPPER_KINDS = {
@@ -361,22 +318,30 @@ def wrapper_form(name: str) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
             return base64.b64encode(value).decode("ascii")
         return value
 
+    # the value inside a wrapper reads by the rules of an ordinary field of its kind
+    if kind in (Kind.DOUBLE, Kind.FLOAT):
+        read_scalar: Callable[[typing.Any, str, int], typing.Any] | None = _float_reader(
+            kind is Kind.FLOAT
+        )
+    elif kind in INT_RANGES:
+        read_scalar = _int_reader(kind)
+    elif kind is Kind.BYTES:
+        read_scalar = _read_bytes
+    else:
+        read_scalar = None
+
     def from_json(value: typing.Any, path: str, ctx: JsonContext) -> typing.Any:
         if value is None:
             return None
-        if kind in (Kind.DOUBLE, Kind.FLOAT):
-            return _float_from_json(value, path, kind is Kind.FLOAT)
-        if kind in INT_RANGES:
-            return _int_from_json(value, path, kind)
+        if read_scalar is not None:
+            return read_scalar(value, path, 0)
         if kind is Kind.BOOL:
             if value is True or value is False:
                 return value
             raise DecodeError(f"{path}: expected true or false, got {_kind(value)}")
-        if kind is Kind.STRING:
-            if isinstance(value, str):
-                return value
-            raise DecodeError(f"{path}: expected a string, got {_kind(value)}")
-        return bytes_from_json(value, path)
+        if isinstance(value, str):  # STRING, the one kind left
+            return value
+        raise DecodeError(f"{path}: expected a string, got {_kind(value)}")
 
     return to_json, from_json
 

@@ -323,15 +323,52 @@ def test_float_wrapper_reads_nan_and_shortest_form() -> None:
     assert math.isnan(from_json(contract, "NaN"))
     assert to_json(contract, math.nan) == "NaN"
     assert to_json(contract, 0.1) == 0.1  # shortest float32 text, as json_format
-    with pytest.raises(pa.DecodeError, match="too large for a 32-bit float"):
+    with pytest.raises(pa.DecodeError, match=r"M\.f: 1e\+39 is out of range for a float"):
         from_json(contract, 1e39)
     # json_format prints the largest float as 3.4028235e+38 and then refuses to read it
-    # back (it is above FLT_MAX as a double): the same here, so what it rejects we reject
+    # back (it is above FLT_MAX as a double); a wrapper reads it back as FLT_MAX, as an
+    # ordinary float field does (docs/json.md: the one place protoattr is more lenient)
     assert to_json(contract, 3.4028234663852886e38) == 3.4028235e38
     with pytest.raises(json_format.ParseError):
         parse(3.4028235e38, wrappers_pb2.FloatValue())
-    with pytest.raises(pa.DecodeError, match="too large"):
-        from_json(contract, 3.4028235e38)
+    assert from_json(contract, 3.4028235e38) == 3.4028234663852886e38
+    with pytest.raises(pa.EncodeError, match="does not fit float"):
+        to_json(contract, 1e39)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("Int64Value", "1e2"),  # json_format reads integral exponent forms, for fields too
+        ("Int32Value", "1.0"),
+        ("DoubleValue", "1e3"),
+        ("BytesValue", "YWI"),  # unpadded
+    ],
+)
+def test_wrapper_values_read_like_fields_of_their_kind(name: str, text: str) -> None:
+    """A wrapper's value follows the rules of an ordinary field of the same kind."""
+    contract = _wkt.WRAPPERS[name][0]
+    upb = getattr(wrappers_pb2, name)
+    assert from_json(contract, text) == parse(text, upb()).value
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("Int64Value", "\u0663"), ("DoubleValue", "1_0"), ("Int32Value", "1_000")],
+)
+def test_wrapper_values_refuse_python_only_spellings(name: str, text: str) -> None:
+    """json_format reads these through Python's int()/float(); protoattr refuses them in
+    ordinary fields (docs/json.md, "stricter") and now in wrappers alike."""
+    contract = _wkt.WRAPPERS[name][0]
+    with pytest.raises(pa.DecodeError, match=r"^M\.f: "):
+        from_json(contract, text)
+
+
+@pytest.mark.parametrize("text", ["\u0661\u0669\u0667\u0662-01-01T10:00:20Z", "\u0661s"])
+def test_time_forms_take_ascii_digits_only(text: str) -> None:
+    cls = _wkt.Timestamp if text.endswith("Z") else _wkt.Duration
+    with pytest.raises(pa.DecodeError):
+        from_json(cls, text)
 
 
 @pytest.mark.parametrize(
