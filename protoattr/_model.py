@@ -195,6 +195,8 @@ class TypeModel:
         self._det_context = dataclasses.replace(
             self._context, codec_for=self._det_codec, deterministic=True
         )
+        if self._native is not None:  # serialize/deserialize/measure entered in C
+            self._native.install_entry_points()
 
     @property
     def backend(self) -> str:

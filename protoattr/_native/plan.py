@@ -185,6 +185,22 @@ class NativeBackend:
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
 
+    def install_entry_points(self) -> None:
+        """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
+        entry points (instance attributes): they run a plan straight from the call and
+        hand every other case to the Python method, unchanged.  A subclass that
+        overrides one of these methods keeps its own."""
+        model = self.model
+        cls = type(model)
+        base = _model_class()
+        for mode, name in enumerate(_ENTRY_POINTS):
+            method = getattr(cls, name)
+            if method is not getattr(base, name):
+                continue
+            vars(model)[name] = self._engine.Entry(
+                mode, model._codecs, model._lists, method.__get__(model, cls), vars(model)
+            )
+
     # -- the model's hooks (called under the model's lock) ---------------------
 
     def installed(
@@ -352,6 +368,15 @@ class _NativeList:
         self.plan = plan
         self.encode = plan.encode_list
         self.decode = plan.decode_list
+
+
+_ENTRY_POINTS = ("serialize", "deserialize", "measure")  # modes 0, 1, 2 of entry.c
+
+
+def _model_class() -> type:
+    from .._model import TypeModel
+
+    return TypeModel
 
 
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:

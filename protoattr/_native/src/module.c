@@ -10,6 +10,9 @@ static int engine_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "Plan", (PyObject *)st->plan_type) < 0) {
         return -1;
     }
+    if (engine_add_entry_type(module) < 0) {
+        return -1;
+    }
     st->str_encode = PyUnicode_InternFromString("encode");
     st->str_decode = PyUnicode_InternFromString("decode");
     st->str_value = PyUnicode_InternFromString("value");
