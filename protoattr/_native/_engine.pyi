@@ -40,7 +40,6 @@ class Entry:
         codecs: dict[Any, Any],
         lists: dict[Any, Any],
         slow: Callable[..., Any],
-        model_dict: dict[str, Any],
         /,
     ) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

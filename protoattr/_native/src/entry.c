@@ -9,12 +9,14 @@
  *
  *   serialize(obj)                 the codec of type(obj) is a ready plan
  *   serialize(obj, type=list[T])   the model's list codec of list[T] is a plan's loop
- *   deserialize(cls, bytes)        the same, for cls or list[T]; max_messages is None
+ *   deserialize(cls, bytes)        the same, for cls or list[T]
  *   measure(obj[, type=list[T]])   as serialize, returning the length
  *
  * A codec that is not (yet) a plan — lazy, Python-only, deterministic, a
  * surrogate — or any failure of the engine goes to the Python method, so
- * results, errors and their messages are the Python method's own (on a
+ * results, errors and their messages are the Python method's own.  (A model
+ * with max_messages has no plans, so no entry points; setting max_messages on a
+ * native model later changes nothing here, as it changed nothing in its plans) (on a
  * failing input the engine simply ran once more, without side effects on
  * encode; on decode a user __init__ may run once more, as with Plan.decode).
  */
@@ -31,9 +33,7 @@ typedef struct {
     PyObject *codecs;      /* model._codecs: {cls: Codec} (never replaced, only filled) */
     PyObject *lists;       /* model._lists: {list[T]: list codec} */
     PyObject *slow;        /* the shadowed Python method, bound to the model */
-    PyObject *model_dict;  /* vars(model): max_messages is read from it per decode */
     PyObject *str_type;
-    PyObject *str_max_messages;
     /* Plan's methods, to recognise a codec attribute that is a plan's bound method */
     PyCFunction m_encode, m_decode, m_encode_list, m_decode_list;
 } Entry;
@@ -147,11 +147,6 @@ static PyObject *decode_fast(Entry *e, EngineState *st, PyObject *const *args, P
     if (!PyBytes_CheckExact(buf)) {
         return NULL;
     }
-    PyObject *budget = PyDict_GetItemWithError(e->model_dict, e->str_max_messages);
-    if (budget != Py_None) {  /* a message budget (or no such attribute): Python counts */
-        PyErr_Clear();
-        return NULL;
-    }
     int is_list = 0;
     PyObject *codec = lookup(e->codecs, cls);
     if (codec == NULL) {
@@ -219,13 +214,13 @@ static int method_of(PyTypeObject *plan_type, const char *name, PyCFunction *out
 
 static PyObject *entry_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
     int mode;
-    PyObject *codecs, *lists, *slow, *model_dict;
+    PyObject *codecs, *lists, *slow;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "Entry(mode, codecs, lists, slow, model_dict)");
+        PyErr_SetString(PyExc_TypeError, "Entry(mode, codecs, lists, slow)");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "iO!O!OO!:Entry", &mode, &PyDict_Type, &codecs, &PyDict_Type,
-                          &lists, &slow, &PyDict_Type, &model_dict)) {
+    if (!PyArg_ParseTuple(args, "iO!O!O:Entry", &mode, &PyDict_Type, &codecs, &PyDict_Type,
+                          &lists, &slow)) {
         return NULL;
     }
     if (mode < E_SERIALIZE || mode > E_MEASURE) {
@@ -246,11 +241,8 @@ static PyObject *entry_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
     e->lists = lists;
     Py_INCREF(slow);
     e->slow = slow;
-    Py_INCREF(model_dict);
-    e->model_dict = model_dict;
     e->str_type = PyUnicode_InternFromString("type");
-    e->str_max_messages = PyUnicode_InternFromString("max_messages");
-    if (e->str_type == NULL || e->str_max_messages == NULL
+    if (e->str_type == NULL
         || method_of(st->plan_type, "encode", &e->m_encode) < 0
         || method_of(st->plan_type, "decode", &e->m_decode) < 0
         || method_of(st->plan_type, "encode_list", &e->m_encode_list) < 0
@@ -266,7 +258,6 @@ static int entry_traverse(Entry *e, visitproc visit, void *arg) {
     Py_VISIT(e->codecs);
     Py_VISIT(e->lists);
     Py_VISIT(e->slow);
-    Py_VISIT(e->model_dict);
     return 0;
 }
 
@@ -274,9 +265,7 @@ static int entry_clear(Entry *e) {
     Py_CLEAR(e->codecs);
     Py_CLEAR(e->lists);
     Py_CLEAR(e->slow);
-    Py_CLEAR(e->model_dict);
     Py_CLEAR(e->str_type);
-    Py_CLEAR(e->str_max_messages);
     return 0;
 }
 

@@ -119,6 +119,7 @@ typedef struct {
     PyObject *str_dict;
     PyObject *empty_bytes;
     void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule */
+    PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
 } EngineState;
@@ -155,5 +156,7 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
 int engine_add_entry_type(PyObject *module);
 void engine_gc_pause(EngineState *st);
 void engine_gc_resume(EngineState *st);
+/* construct.c: a plan's construct_new object, object.__new__ called directly. */
+PyObject *engine_new_object(EngineState *st, Plan *plan);
 
 #endif
