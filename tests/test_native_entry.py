@@ -148,3 +148,24 @@ def test_a_large_decode_leaves_the_collector_as_it_found_it() -> None:
     with pytest.raises(pa.DecodeError):
         model.deserialize(Owner, bad)
     assert gc.isenabled()
+
+
+@proto_contract
+@dataclass
+class Reversed:
+    c: str = field(3)
+    b: pa.int32 = field(2)
+    a: str = field(1)
+
+
+def test_encode_reads_fields_whatever_the_dict_order() -> None:
+    nat, py = pa.TypeModel(backend="native"), pa.TypeModel(backend="python")
+    pet = Pet("Rex", 4, ["a"])
+    reordered = Pet("Rex", 4, ["a"])
+    del reordered.name
+    reordered.name = "Rex"  # now last in the dict: the in-order walk stops at field 1
+    extra = Pet("Rex", 4, ["a"])
+    extra.__dict__ = {"zz": 1, **vars(extra)}  # another entry first
+    for obj in (pet, reordered, extra, Reversed("c", 2, "a")):
+        assert nat.serialize(obj) == py.serialize(obj) == nat.serialize(obj)
+    assert nat.serialize(Reversed("c", 2, "a")) == b"\n\x01a\x10\x02\x1a\x01c"

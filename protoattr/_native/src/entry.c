@@ -34,6 +34,10 @@ typedef struct {
     PyObject *lists;       /* model._lists: {list[T]: list codec} */
     PyObject *slow;        /* the shadowed Python method, bound to the model */
     PyObject *str_type;
+    /* the last list type seen and its list codec (hashing list[T] costs more than
+     * the rest of the call): a pointer compare, then the codec's plan as usual */
+    PyObject *last_list;
+    PyObject *last_list_codec;
     /* Plan's methods, to recognise a codec attribute that is a plan's bound method */
     PyCFunction m_encode, m_decode, m_encode_list, m_decode_list;
 } Entry;
@@ -97,6 +101,24 @@ static PyObject *lookup(PyObject *d, PyObject *key) {
     return v;
 }
 
+/* The model's list codec of list type `t` (new reference), NULL when none.  The
+ * model never replaces an entry of its list table, so the last one found stays
+ * right for the same key object. */
+static PyObject *list_codec(Entry *e, PyObject *t) {
+    if (t == e->last_list && e->last_list_codec != NULL) {
+        Py_INCREF(e->last_list_codec);
+        return e->last_list_codec;
+    }
+    PyObject *lc = lookup(e->lists, t);
+    if (lc != NULL) {
+        Py_INCREF(t);
+        Py_XSETREF(e->last_list, t);
+        Py_INCREF(lc);
+        Py_XSETREF(e->last_list_codec, lc);
+    }
+    return lc;
+}
+
 static PyObject *encode_fast(Entry *e, EngineState *st, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
     if (nargs != 1) {
@@ -124,7 +146,7 @@ static PyObject *encode_fast(Entry *e, EngineState *st, PyObject *const *args, P
     if (kw != e->str_type && PyUnicode_Compare(kw, e->str_type) != 0) {
         return NULL;
     }
-    PyObject *lc = lookup(e->lists, args[1]);
+    PyObject *lc = list_codec(e, args[1]);
     if (lc == NULL) {
         return NULL;
     }
@@ -150,7 +172,7 @@ static PyObject *decode_fast(Entry *e, EngineState *st, PyObject *const *args, P
     int is_list = 0;
     PyObject *codec = lookup(e->codecs, cls);
     if (codec == NULL) {
-        codec = lookup(e->lists, cls);
+        codec = list_codec(e, cls);
         if (codec == NULL) {
             return NULL;
         }
@@ -258,6 +280,8 @@ static int entry_traverse(Entry *e, visitproc visit, void *arg) {
     Py_VISIT(e->codecs);
     Py_VISIT(e->lists);
     Py_VISIT(e->slow);
+    Py_VISIT(e->last_list);
+    Py_VISIT(e->last_list_codec);
     return 0;
 }
 
@@ -265,6 +289,8 @@ static int entry_clear(Entry *e) {
     Py_CLEAR(e->codecs);
     Py_CLEAR(e->lists);
     Py_CLEAR(e->slow);
+    Py_CLEAR(e->last_list);
+    Py_CLEAR(e->last_list_codec);
     Py_CLEAR(e->str_type);
     return 0;
 }
