@@ -56,6 +56,8 @@ def test_a_native_model_enters_in_c_and_a_python_one_does_not() -> None:
     assert nat.serialize.__doc__ == pa.TypeModel.serialize.__doc__
     assert inspect.signature(nat.serialize) == inspect.signature(py.serialize)
     assert nat.deserialize.__name__ == "deserialize"
+    assert nat.serialize.__self__ is nat and pa.serialize.__self__ is pa.default_model
+    assert nat.measure.__func__ is pa.TypeModel.measure
 
 
 def test_the_entry_points_run_the_plan_and_give_the_python_results() -> None:

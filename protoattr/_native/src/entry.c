@@ -303,7 +303,7 @@ static void entry_dealloc(Entry *e) {
     Py_DECREF(tp);
 }
 
-/* help(), inspect.signature() and __doc__ see the Python method */
+/* help(), inspect.signature(), __doc__, __self__ (the model) ... see the Python method */
 static PyObject *entry_get_wrapped(Entry *e, void *closure) {
     if (e->slow == NULL) {
         Py_RETURN_NONE;
@@ -328,6 +328,9 @@ static PyGetSetDef entry_getset[] = {
     {"__doc__", (getter)entry_get_attr_of_slow, NULL, NULL, "__doc__"},
     {"__name__", (getter)entry_get_attr_of_slow, NULL, NULL, "__name__"},
     {"__qualname__", (getter)entry_get_attr_of_slow, NULL, NULL, "__qualname__"},
+    {"__self__", (getter)entry_get_attr_of_slow, NULL, "the model", "__self__"},
+    {"__func__", (getter)entry_get_attr_of_slow, NULL, "the TypeModel method", "__func__"},
+    {"__module__", (getter)entry_get_attr_of_slow, NULL, NULL, "__module__"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
