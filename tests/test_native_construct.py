@@ -17,7 +17,7 @@ import pytest
 import protoattr as pa
 import protoattr._native as native
 from protoattr import field, proto_contract
-from protoattr._contract import resolve
+from protoattr._core.contract import resolve
 from protoattr._native.plan import _init_assigns
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="C engine not built")

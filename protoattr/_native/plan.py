@@ -186,14 +186,13 @@ class NativeBackend:
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
 
-    def install_entry_points(self) -> None:
+    def install_entry_points(self, base: type) -> None:
         """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
         entry points (instance attributes): they run a plan straight from the call and
-        hand every other case to the Python method, unchanged.  A subclass that
-        overrides one of these methods keeps its own."""
+        hand every other case to the Python method, unchanged.  ``base`` is the class
+        defining the methods; a subclass that overrides one of them keeps its own."""
         model = self.model
         cls = type(model)
-        base = _model_class()
         for mode, name in enumerate(_ENTRY_POINTS):
             method = getattr(cls, name)
             if method is not getattr(base, name):
@@ -372,12 +371,6 @@ class _NativeList:
 
 
 _ENTRY_POINTS = ("serialize", "deserialize", "measure")  # modes 0, 1, 2 of entry.c
-
-
-def _model_class() -> type:
-    from .._model import TypeModel
-
-    return TypeModel
 
 
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
