@@ -134,7 +134,7 @@ def test_an_init_that_does_more_still_runs(cls: type, calls: list[str]) -> None:
     want = cls(5)
     CALLS.clear()
     assert nat.deserialize(cls, data) == want
-    assert CALLS == calls
+    assert calls == CALLS
 
 
 def test_fields_init_sets_by_itself_are_set() -> None:

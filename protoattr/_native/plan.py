@@ -449,9 +449,9 @@ def _init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
         return None  # not the generated one
     if (
         hasattr(cls, "__post_init__")
-        or cls.__new__ is not object.__new__
+        or cls.__new__ is not object.__new__  # type: ignore[comparison-overlap]
         or cls.__setattr__ is not object.__setattr__  # type: ignore[comparison-overlap]
-        or type(cls).__call__ is not type.__call__  # type: ignore[comparison-overlap]
+        or type(cls).__call__ is not type.__call__
     ):
         return None
     declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
