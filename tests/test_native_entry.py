@@ -171,3 +171,23 @@ def test_encode_reads_fields_whatever_the_dict_order() -> None:
     for obj in (pet, reordered, extra, Reversed("c", 2, "a")):
         assert nat.serialize(obj) == py.serialize(obj) == nat.serialize(obj)
     assert nat.serialize(Reversed("c", 2, "a")) == b"\n\x01a\x10\x02\x1a\x01c"
+
+
+def test_the_entry_points_follow_a_codec_replaced_after_use() -> None:
+    model = pa.TypeModel(backend="native")
+    pet = Pet("Rex", 4)
+    data = model.serialize(pet)
+    assert model.serialize(pet) == data and model.deserialize(Pet, data) == pet
+    codec = model._codecs[Pet]
+    plan_encode, plan_decode = codec.encode, codec.decode
+    codec.encode = lambda obj: b"python"  # not a plan any more: the Python method runs it
+    codec.decode = lambda *args: "python"
+    try:
+        assert model.serialize(pet) == b"python"
+        assert model.deserialize(Pet, data) == "python"
+    finally:
+        codec.encode, codec.decode = plan_encode, plan_decode
+    assert model.serialize(pet) == data
+    _plan(model, Pet).invalidate()  # an invalidated plan: the Python codec behind it
+    assert model.serialize(pet) == data and model.deserialize(Pet, data) == pet
+    assert _plan(model, Pet).fallbacks == 2

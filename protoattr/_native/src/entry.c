@@ -26,6 +26,15 @@
 
 enum { E_SERIALIZE = 0, E_DESERIALIZE = 1, E_MEASURE = 2 };
 
+/* A __slots__ attribute of one class: the member's offset, valid while the class
+ * (a strong reference) keeps its attribute-cache version tag, which changes on
+ * any change to the class or its bases' attributes. */
+typedef struct {
+    PyTypeObject *tp;
+    unsigned int version;
+    Py_ssize_t offset;
+} SlotCache;
+
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
@@ -40,6 +49,9 @@ typedef struct {
     PyObject *last_list_codec;
     /* Plan's methods, to recognise a codec attribute that is a plan's bound method */
     PyCFunction m_encode, m_decode, m_encode_list, m_decode_list;
+    /* where codec.encode/decode lives in codec objects ([0] the model's codecs,
+     * [1] its list codecs): read from the slot instead of a full getattr */
+    SlotCache slot[2];
 } Entry;
 
 /* ---- GC deferral during large decodes ----------------------------------------
@@ -67,10 +79,39 @@ void engine_gc_resume(EngineState *st) {
 
 /* ---- helpers ---------------------------------------------------------------- */
 
+/* obj.<name> (new reference; NULL, maybe with an exception, when it has none).
+ * Codecs keep encode/decode in __slots__: once a class is seen with a plain
+ * member there and the generic getattr, the slot is read directly, which is
+ * what that getattr would do (a member is a data descriptor: it wins over any
+ * instance dict). */
+static PyObject *slot_attr(SlotCache *c, PyObject *obj, PyObject *name) {
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (tp == c->tp && c->version != 0 && tp->tp_version_tag == c->version) {
+        PyObject *v = *(PyObject **)((char *)obj + c->offset);
+        Py_XINCREF(v);
+        return v;
+    }
+    if (tp->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *d = _PyType_Lookup(tp, name);  /* borrowed */
+        if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)
+            && (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+            PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+            if (m->type == T_OBJECT_EX && m->offset > 0) {
+                Py_INCREF(tp);
+                Py_XSETREF(c->tp, tp);
+                c->version = tp->tp_version_tag;
+                c->offset = m->offset;
+            }
+        }
+    }
+    return PyObject_GetAttr(obj, name);
+}
+
 /* codec.<name> if it is the bound method `meth` of a ready plan: that plan (new
  * reference), else NULL with no exception. */
-static Plan *plan_behind(EngineState *st, PyObject *codec, PyObject *name, PyCFunction meth) {
-    PyObject *m = PyObject_GetAttr(codec, name);
+static Plan *plan_behind(EngineState *st, SlotCache *cache, PyObject *codec, PyObject *name,
+                         PyCFunction meth) {
+    PyObject *m = slot_attr(cache, codec, name);
     if (m == NULL) {
         PyErr_Clear();
         return NULL;
@@ -130,7 +171,7 @@ static PyObject *encode_fast(Entry *e, EngineState *st, PyObject *const *args, P
         if (codec == NULL) {
             return NULL;
         }
-        Plan *plan = plan_behind(st, codec, st->str_encode, e->m_encode);
+        Plan *plan = plan_behind(st, &e->slot[0], codec, st->str_encode, e->m_encode);
         Py_DECREF(codec);
         if (plan == NULL) {
             return NULL;
@@ -150,7 +191,7 @@ static PyObject *encode_fast(Entry *e, EngineState *st, PyObject *const *args, P
     if (lc == NULL) {
         return NULL;
     }
-    Plan *plan = plan_behind(st, lc, st->str_encode, e->m_encode_list);
+    Plan *plan = plan_behind(st, &e->slot[1], lc, st->str_encode, e->m_encode_list);
     Py_DECREF(lc);
     if (plan == NULL) {
         return NULL;
@@ -178,8 +219,8 @@ static PyObject *decode_fast(Entry *e, EngineState *st, PyObject *const *args, P
         }
         is_list = 1;
     }
-    Plan *plan = is_list ? plan_behind(st, codec, st->str_decode, e->m_decode_list)
-                         : plan_behind(st, codec, st->str_decode, e->m_decode);
+    Plan *plan = is_list ? plan_behind(st, &e->slot[1], codec, st->str_decode, e->m_decode_list)
+                         : plan_behind(st, &e->slot[0], codec, st->str_decode, e->m_decode);
     Py_DECREF(codec);
     if (plan == NULL) {
         return NULL;
@@ -282,6 +323,8 @@ static int entry_traverse(Entry *e, visitproc visit, void *arg) {
     Py_VISIT(e->slow);
     Py_VISIT(e->last_list);
     Py_VISIT(e->last_list_codec);
+    Py_VISIT(e->slot[0].tp);
+    Py_VISIT(e->slot[1].tp);
     return 0;
 }
 
@@ -291,6 +334,8 @@ static int entry_clear(Entry *e) {
     Py_CLEAR(e->slow);
     Py_CLEAR(e->last_list);
     Py_CLEAR(e->last_list_codec);
+    Py_CLEAR(e->slot[0].tp);
+    Py_CLEAR(e->slot[1].tp);
     Py_CLEAR(e->str_type);
     return 0;
 }
