@@ -17,6 +17,7 @@ backend's own.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import warnings
 from collections.abc import Callable
@@ -184,6 +185,21 @@ class NativeBackend:
         self.plans: dict[type, Plan] = {}
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
+
+    def install_entry_points(self, base: type) -> None:
+        """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
+        entry points (instance attributes): they run a plan straight from the call and
+        hand every other case to the Python method, unchanged.  ``base`` is the class
+        defining the methods; a subclass that overrides one of them keeps its own."""
+        model = self.model
+        cls = type(model)
+        for mode, name in enumerate(_ENTRY_POINTS):
+            method = getattr(cls, name)
+            if method is not getattr(base, name):
+                continue
+            vars(model)[name] = self._engine.Entry(
+                mode, model._codecs, model._lists, method.__get__(model, cls)
+            )
 
     # -- the model's hooks (called under the model's lock) ---------------------
 
@@ -354,6 +370,9 @@ class _NativeList:
         self.decode = plan.decode_list
 
 
+_ENTRY_POINTS = ("serialize", "deserialize", "measure")  # modes 0, 1, 2 of entry.c
+
+
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
     """``(init_mode, init_value, absent_mode, absent_value)``: what a field holds before
     decoding and what it becomes when absent, as the generated decoder does it."""
@@ -383,6 +402,9 @@ def _ctor_spec(info: ContractInfo) -> tuple[Any, ...]:
     index = {f.name: i for i, f in enumerate(info.fields)}
     if info.construct != "init":
         return (True, object.__new__, (), 0, None, tuple(range(len(info.fields))))
+    assigns = _init_assigns(info)
+    if assigns is not None:  # what the generated __init__ would do, without its frame
+        return (True, object.__new__, (), 0, None, assigns)
     call: list[int] = []
     kwnames: list[str] = []
     positional = True
@@ -400,6 +422,49 @@ def _ctor_spec(info: ContractInfo) -> tuple[Any, ...]:
             kwnames.append(init_name)
     late = tuple(i for i, f in enumerate(info.fields) if f.init_name is None)
     return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
+
+
+def _init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
+    """The fields, in the order their class's ``__init__`` assigns them, when that
+    ``__init__`` is the one ``@dataclass`` generated and does nothing else; else None.
+
+    Such an ``__init__`` is ``self.a = a; self.b = b; ...`` over the dataclass fields in
+    definition order (every argument is given: the decoder passes every field), so
+    ``object.__new__(cls)`` and the same assignments through the generic setattr build
+    the identical object (same ``__dict__``, same order) without a Python frame: about
+    half the cost of a record on decode.  Anything else ``__init__`` could do -- a
+    ``__post_init__``, an ``InitVar``, an ``init=False`` field set from its default, a
+    frozen class, a hand-written ``__init__``, a custom ``__new__``/``__setattr__`` or
+    metaclass ``__call__`` -- keeps the call of the class.
+    """
+    cls = info.cls
+    params = cls.__dict__.get("__dataclass_params__")
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if params is None or not params.init or params.frozen or info.validated or code is None:
+        return None
+    if code.co_filename != "<string>" or getattr(init, "__qualname__", None) != (
+        f"{cls.__qualname__}.__init__"
+    ):
+        return None  # not the generated one
+    if (
+        hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__  # type: ignore[comparison-overlap]
+        or cls.__setattr__ is not object.__setattr__  # type: ignore[comparison-overlap]
+        or type(cls).__call__ is not type.__call__
+    ):
+        return None
+    declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
+    names = [f.name for f in declared]
+    arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    if sorted(arguments) != sorted(names) or any(not f.init for f in declared):
+        return None  # an InitVar, or a field __init__ sets by itself
+    index = {f.name: i for i, f in enumerate(info.fields)}
+    if len(index) != len(names) or any(
+        n not in index or info.fields[index[n]].init_name != n for n in names
+    ):
+        return None  # a dataclass field the contract leaves out (its default: __init__'s)
+    return tuple(index[n] for n in names)
 
 
 def _unknown_spec(cls: type, info: ContractInfo) -> tuple[Any, ...] | None:

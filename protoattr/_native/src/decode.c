@@ -471,7 +471,7 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
     }
     PyObject *obj;
     if (plan->construct_new) {
-        obj = PyObject_CallOneArg(plan->ctor, plan->cls);
+        obj = engine_new_object(c->st, plan);
     } else {
         PyObject *small[16];
         PyObject **args = small;

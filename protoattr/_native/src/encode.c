@@ -521,6 +521,21 @@ static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict
     return 0;
 }
 
+/* The value of field `f` in the instance dict (borrowed; NULL: not there, or an
+ * error).  Instances built by __init__ or the decoder hold their fields in field
+ * order, which is mostly the plan's: while the dict's next entry is this field's
+ * name (interned: a pointer compare), it is taken without hashing. */
+static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, int *in_order) {
+    if (*in_order) {
+        PyObject *k, *v;
+        if (PyDict_Next(dict, cursor, &k, &v) && k == f->name) {
+            return v;
+        }
+        *in_order = 0;
+    }
+    return PyDict_GetItemWithError(dict, f->name);
+}
+
 static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
     if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
         return -1;
@@ -535,11 +550,13 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
     int r = 0;
     Py_ssize_t in_dict = 0;
     unsigned char oneof_set[MAX_ONEOFS + 1] = {0};
+    Py_ssize_t cursor = 0;
+    int in_order = 1;
     for (Py_ssize_t i = 0; i < plan->nfields && r == 0; i++) {
         const Field *f = &plan->fields[i];
         PyObject *v = NULL;
         if (dict != NULL) {
-            v = PyDict_GetItemWithError(dict, f->name);
+            v = dict_field(dict, f, &cursor, &in_order);
             if (v != NULL) {
                 Py_INCREF(v);  /* held: a callback below may change the dict */
                 in_dict++;

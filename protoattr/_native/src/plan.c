@@ -399,13 +399,13 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
             EngineState *st = engine_state_of_type(Py_TYPE(self));
             /* Collections triggered by the objects a large decode creates find
              * nothing to free (every new object is referenced): defer them. */
-            int gc_was = 0;
-            if (depth == 0 && end - pos > 4096) {
-                gc_was = PyGC_Disable();
+            int pause = depth == 0 && end - pos > 4096;
+            if (pause) {
+                engine_gc_pause(st);
             }
             PyObject *out = engine_decode(st, self, buf, pos, end, depth);
-            if (gc_was) {
-                PyGC_Enable();
+            if (pause) {
+                engine_gc_resume(st);
             }
             if (out != NULL) {
                 return out;
@@ -463,11 +463,14 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
         Py_ssize_t end = PyLong_AsSsize_t(args[2]);
         if (!PyErr_Occurred() && 0 <= pos && pos <= end && end <= PyBytes_GET_SIZE(buf)) {
-            int gc_was = end - pos > 4096 ? PyGC_Disable() : 0;
-            PyObject *out = engine_decode_list(engine_state_of_type(Py_TYPE(self)), self, buf,
-                                               pos, end);
-            if (gc_was) {
-                PyGC_Enable();
+            EngineState *st = engine_state_of_type(Py_TYPE(self));
+            int pause = end - pos > 4096;
+            if (pause) {
+                engine_gc_pause(st);
+            }
+            PyObject *out = engine_decode_list(st, self, buf, pos, end);
+            if (pause) {
+                engine_gc_resume(st);
             }
             if (out != NULL) {
                 return out;
