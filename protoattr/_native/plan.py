@@ -26,13 +26,13 @@ from .._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero
 from .._runtime import (
     UNKNOWN_KEY,
     can_store_unknown,
-    unknown_key,
     decode_duration,
     decode_timestamp,
     encode_duration,
     encode_timestamp,
     get_unknown,
     set_unknown,
+    unknown_key,
 )
 from .._types import Kind
 from .._wire import tag_bytes

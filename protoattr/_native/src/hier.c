@@ -18,43 +18,6 @@
 #include "engine.h"
 #include "wire.h"
 
-typedef struct {
-    PyObject *cls;
-    Py_ssize_t parent;             /* -1 for the root */
-    unsigned char tag[5];          /* this level's subtype field in its parent (LEN) */
-    int taglen;
-    uint32_t number;
-    Py_ssize_t nslots;
-    Py_ssize_t *slots;             /* this level's own fields: indices into plan->fields */
-    Py_ssize_t nchildren;
-    Py_ssize_t *children;          /* level indices */
-    int16_t by_number[33];         /* 1..32: slot (>= 0), child level (-2 - k), none (-1) */
-    PyObject *unknown_key;         /* NULL: this level keeps no unknown fields */
-    int unknown_in_dict;
-    int use_dict;                  /* an instance of exactly cls: fields read from __dict__ */
-    int in_subtree;                /* a descendant of the requested class (encode dispatch) */
-    /* building this level's class (the generated decoder's call, as in plan.c) */
-    int construct_new;
-    PyObject *ctor;
-    Py_ssize_t ncall;
-    Py_ssize_t npositional;
-    Py_ssize_t *call;
-    PyObject *kwnames;
-    Py_ssize_t nlate;
-    Py_ssize_t *late;
-} Level;
-
-typedef struct Hier {
-    Py_ssize_t nlevels;
-    Py_ssize_t requested;          /* the plan's own class */
-    Level *levels;
-    PyObject *get_unknown;
-    PyObject *set_unknown;
-} Hier;
-
-int hier_is_multi(const Plan *plan) {
-    return plan->hier != NULL && plan->hier->nlevels > 1;
-}
 
 /* -- setup ---------------------------------------------------------------- */
 
