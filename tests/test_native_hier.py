@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -348,3 +349,29 @@ def test_groups_and_unknown_groups_native_equals_python(data: st.DataObject) -> 
     _same(
         _outcome(small[0].deserialize, Holder, mixed), _outcome(small[1].deserialize, Holder, mixed)
     )
+
+
+def test_add_subtype_and_attrs_hierarchies_run_natively() -> None:
+    from tests.test_inheritance import Account, Frozen, Garage, Savings, SportsCar, Truck, Vehicle
+
+    nat = _nat()
+    nat.add_subtype(Vehicle, 10, SportsCar.__mro__[1])  # Car
+    nat.add_subtype(SportsCar.__mro__[1], 7, SportsCar)
+    nat.add_subtype(Vehicle, 11, Truck)
+    py = pa.TypeModel(backend="python")
+    py.add_subtype(Vehicle, 10, SportsCar.__mro__[1])
+    py.add_subtype(SportsCar.__mro__[1], 7, SportsCar)
+    py.add_subtype(Vehicle, 11, Truck)
+    garage = Garage(vehicles=[Vehicle(wheels=1), SportsCar(top_speed=3.5), Truck(load=9)])
+    data = nat.serialize(garage)
+    assert data == py.serialize(garage)
+    assert_same(nat.deserialize(Garage, data), garage)
+    assert nat._native is not None and nat._native.explain(Garage) == "native"
+    # attrs levels, slotted (unknown fields in the side table) and frozen
+    raw = b"\x52\x0b\x09" + struct.pack("<d", 0.5) + b"\x10\x07" + b"\x0a\x01o\x18\x09"
+    got = nat.deserialize(Account, raw)
+    assert got == Savings(owner="o", rate=0.5) and nat.serialize(got) == raw
+    frozen = nat.deserialize(Account, b"\x5a\x02\x08\x05\x0a\x01f")
+    assert frozen == Frozen(owner="f", until=5) and type(frozen) is Frozen
+    assert nat._native.explain(Account) == "native"
+    assert _fallbacks(nat) == 0
