@@ -19,6 +19,7 @@ class Plan:
         max_depth: int,
         py_encode: Callable[[Any], bytes],
         py_decode: Callable[..., Any],
+        hier_spec: tuple[Any, ...] | None = None,
         /,
     ) -> None: ...
     def encode(self, obj: Any, /) -> bytes: ...

@@ -6,8 +6,7 @@
  * without a message; the entry point then runs the Python codec, which is the
  * reference for every result and every error.
  */
-#include "plan.h"
-#include "buffer.h"
+#include "engine.h"
 #include "wire.h"
 #include "timefmt.h"
 
@@ -16,7 +15,6 @@
 #define PyFloat_Pack8(x, p, le) _PyFloat_Pack8((x), (unsigned char *)(p), (le))
 #endif
 
-static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
 
 /* An int value as int64 within [lo, hi]; -1 (maybe with an exception) otherwise. */
 static int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
@@ -302,6 +300,7 @@ static inline int write_tag(Buf *b, const unsigned char *tag, int taglen) {
 
 static int write_value(EngineState *st, const ValueSpec *vs, const unsigned char *tag,
                        int taglen, PyObject *v, Buf *b, int depth) {
+    if (vs->wire_type == WT_SGROUP) return write_group(st, vs, tag, taglen, v, b, depth);
     if (write_tag(b, tag, taglen) < 0) {
         return -1;
     }
@@ -443,7 +442,7 @@ static int encode_map(EngineState *st, const Field *f, PyObject *v, Buf *b, int 
     return 0;
 }
 
-static int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
     switch (f->label) {
     case L_REPEATED:
         return encode_repeated(st, f, v, b, depth);
@@ -536,7 +535,8 @@ static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, 
     return PyDict_GetItemWithError(dict, f->name);
 }
 
-static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
+int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
+    if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
     if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
         return -1;
     }

@@ -107,6 +107,7 @@ typedef struct Plan {
     PyObject *list_encode;    /* top-level list[cls]: the Python fallbacks */
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
+    struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
     PyObject *weakreflist;
 } Plan;
 
