@@ -329,6 +329,7 @@ def write_module(model: CodecModel, path: str | Path) -> Path:
     """Write every compiled codec of ``model`` into ``path`` (see the module docstring)."""
     default_model = _codecs.default()
     model.compile()
+    model._generate_deferred()  # the Python codecs behind native plans, written too
     path = Path(path)
     chunks: list[str] = []
     adds: list[str] = []

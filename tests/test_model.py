@@ -6,7 +6,7 @@ from __future__ import annotations
 import linecache
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,33 +16,49 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
+import protoattr._native
 import protoattr._python.codegen
 from protoattr import field, proto_contract
+from protoattr._native.plan import NativeBackend, unsupported
 from tests import contracts as c
 from tests.contracts import UTC, assert_same, canonical, to_pb
 
 SETTINGS = settings(derandomize=True)
 
 
+def count_codecs(monkeypatch: pytest.MonkeyPatch, hook: Callable[[type], None]) -> None:
+    """Call ``hook(cls)`` for each codec a model makes: a generated Python codec, or a
+    native plan (on a native model, the Python codec behind a plan is made only when
+    something first needs it)."""
+    real_source = protoattr._python.codegen.codec_source
+    real_installed = NativeBackend.installed
+
+    def source(info: Any, *args: Any, **kwargs: Any) -> Any:
+        hook(info.cls)
+        return real_source(info, *args, **kwargs)
+
+    def installed(self: NativeBackend, codec: Any, encode: Any, decode: Any) -> bool:
+        if unsupported(self.model, codec.info) is None:
+            hook(codec.cls)
+        return real_installed(self, codec, encode, decode)
+
+    monkeypatch.setattr(protoattr._python.codegen, "codec_source", source)
+    monkeypatch.setattr(NativeBackend, "installed", installed)
+
+
 @pytest.fixture
 def codegen_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[type]]:
-    """Count the classes protoattr generates codecs for while the test runs."""
+    """Count the classes protoattr makes codecs for while the test runs."""
     calls: list[type] = []
-    real = protoattr._python.codegen.codec_source
-
-    def counting(info: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.append(info.cls)
-        return real(info, *args, **kwargs)
-
-    monkeypatch.setattr(protoattr._python.codegen, "codec_source", counting)
+    count_codecs(monkeypatch, calls.append)
     yield calls
 
 
 def forbid_codegen(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a codec was generated after compile()")
+    def fail(cls: type) -> None:
+        raise AssertionError(f"a codec was made after compile(): {cls.__qualname__}")
 
-    monkeypatch.setattr(protoattr._python.codegen, "codec_source", fail)
+    count_codecs(monkeypatch, fail)
 
 
 TASK = c.Task(
@@ -75,7 +91,30 @@ def test_compile_leaves_nothing_to_generate(monkeypatch: pytest.MonkeyPatch) -> 
         assert model.deserialize(type(obj), data) == obj
     assert model.deserialize(c.Inner, model.serialize(c.Inner(3))) == c.Inner(3)
     assert model.deserialize(c.Tree, model.serialize(c.Tree("t"))) == c.Tree("t")
-    assert "def " in model.source(c.Tree)
+    if model.backend == "python":
+        assert "def " in model.source(c.Tree)
+
+
+def test_a_native_model_makes_python_codecs_only_when_needed(
+    codegen_calls: list[type],
+) -> None:
+    """compile() builds plans; the generated Python behind a plan waits for a need:
+    source(), an input the engine hands over, write_module()."""
+    if not protoattr._native.available():
+        pytest.skip("the C engine is not built")
+    model = pa.TypeModel(backend="native")
+    model.add(c.Forest)
+    model.compile()
+    assert sorted(cls.__name__ for cls in codegen_calls) == ["Forest", "Tree"]  # the plans
+    del codegen_calls[:]
+    forest = c.Forest("f", [c.Tree("t")])
+    assert model.deserialize(c.Forest, model.serialize(forest)) == forest
+    assert codegen_calls == []
+    assert "def decode_" in model.source(c.Tree) and codegen_calls == [c.Tree]
+    assert "def decode_" in model.source(c.Tree) and codegen_calls == [c.Tree]  # once
+    with pytest.raises(pa.DecodeError, match="Forest"):  # handed over: Forest's codec made
+        model.deserialize(c.Forest, b"\x0a\x05ab")
+    assert codegen_calls == [c.Tree, c.Forest]
 
 
 def test_compile_generates_each_reachable_class_once(codegen_calls: list[type]) -> None:
@@ -99,17 +138,15 @@ def test_lazy_model_generates_on_first_use_only(codegen_calls: list[type]) -> No
 
 def race(model: pa.TypeModel, monkeypatch: pytest.MonkeyPatch, work: Any, n: int = 8) -> list[type]:
     """Run ``work(i)`` in ``n`` threads released together; return the classes generated."""
-    real = protoattr._python.codegen.codec_source
     calls: list[type] = []
     lock = threading.Lock()
 
-    def slow(info: Any, *args: Any, **kwargs: Any) -> Any:
+    def slow(cls: type) -> None:
         with lock:
-            calls.append(info.cls)
+            calls.append(cls)
         threading.Event().wait(0.02)  # widen the race window
-        return real(info, *args, **kwargs)
 
-    monkeypatch.setattr(protoattr._python.codegen, "codec_source", slow)
+    count_codecs(monkeypatch, slow)
     barrier = threading.Barrier(n)
     errors: list[BaseException] = []
 
@@ -498,8 +535,9 @@ def test_models_are_independent(codegen_calls: list[type]) -> None:
     assert deep.deserialize(c.Chain, data) == c.chain(10)
     with pytest.raises(pa.DecodeError):
         shallow.deserialize(c.Chain, data)
-    # each model generated its own codec
-    assert codegen_calls.count(c.Chain) == 2
+    # each model made its own codec; a native shallow model also made its Python codec
+    # when its engine handed the too-deep input over
+    assert codegen_calls.count(c.Chain) == (3 if shallow.backend == "native" else 2)
     assert shallow.deserialize(c.Chain, pa.serialize(c.chain(3))) == c.chain(3)
     assert pa.default_model.deserialize(c.Chain, data) == c.chain(10)
 

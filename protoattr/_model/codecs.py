@@ -167,6 +167,9 @@ class CodecModel:
             self._native = NativeBackend(self)
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
+        #: generated Python codecs (source, encode, decode), made on first need
+        self._python: dict[type, tuple[_codegen.GeneratedSource, Any, Any]] = {}
+        self._deferred: dict[type, None] = {}  # run by plans; Python codec not made yet
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
         self._list_wrappers: dict[Any, type] = {}
@@ -238,6 +241,9 @@ class CodecModel:
         """Send a codec back to its lazy state (its hierarchy changed)."""
         codec.source = None
         codec.generated = None
+        if not codec.deterministic:
+            self._python.pop(codec.cls, None)
+            self._deferred.pop(codec.cls, None)
         codec._info = None
         codec.encode = codec._lazy_encode
         codec.decode = codec._lazy_decode
@@ -329,7 +335,13 @@ class CodecModel:
         return codec
 
     def _install(self, codec: Codec) -> None:
-        """Generate and compile ``codec``'s functions unless done already (thread-safe)."""
+        """Install ``codec``'s functions unless done already (thread-safe).
+
+        On a native model, a contract the engine runs gets its plan now and its
+        generated Python codec only when something first needs it: an input the
+        engine hands over, ``source()``, ``write_module()``.  Generating and
+        compiling Python is most of what ``compile()`` would otherwise cost.
+        """
         if codec.deterministic:
             return self._install_deterministic(codec)
         if codec.compiled:
@@ -337,24 +349,57 @@ class CodecModel:
         with self._lock:
             if codec.compiled:  # another thread won the race
                 return
-            info = resolve(codec.cls, final=True)
-            generated = _codegen.codec_source(info, self._context)
-            stem = generated.stem
-            functions = _compiler.compile_functions(
-                generated.source,
-                dict(generated.namespace),
-                [f"encode_{stem}", f"decode_{stem}"],
-                qualname=codec.cls.__qualname__,
-                module=codec.cls.__module__,
-            )
-            codec._info = info
-            codec.generated = generated
-            encode, decode = functions[f"encode_{stem}"], functions[f"decode_{stem}"]
-            # the native plan, where the engine runs the contract, replaces encode/decode
-            if self._native is None or not self._native.installed(codec, encode, decode):
-                codec.encode = encode
-                codec.decode = decode
+            codec._info = resolve(codec.cls, final=True)
+            native = self._native
+            if native is not None and native.installed(codec, *self._python_later(codec)):
+                codec._source_fn = lambda: self._python_codec(codec)[0].source
+                self._deferred[codec.cls] = None
+                return
+            generated, encode, decode = self._python_codec(codec)
+            codec.encode = encode
+            codec.decode = decode
             codec.source = generated.source  # last: "compiled" means fully installed
+
+    def _python_codec(
+        self, codec: Codec
+    ) -> tuple[_codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any]]:
+        """``codec``'s generated Python source and functions, made on first call."""
+        with self._lock:
+            made = self._python.get(codec.cls)
+            if made is None:
+                info = codec.info
+                generated = _codegen.codec_source(info, self._context)
+                stem = generated.stem
+                functions = _compiler.compile_functions(
+                    generated.source,
+                    dict(generated.namespace),
+                    [f"encode_{stem}", f"decode_{stem}"],
+                    qualname=codec.cls.__qualname__,
+                    module=codec.cls.__module__,
+                )
+                made = (generated, functions[f"encode_{stem}"], functions[f"decode_{stem}"])
+                self._python[codec.cls] = made
+                self._deferred.pop(codec.cls, None)
+                codec.generated = generated
+            return made
+
+    def _generate_deferred(self) -> None:
+        """Make every Python codec deferred so far (``write_module`` writes them all)."""
+        with self._lock:
+            for cls in list(self._deferred):
+                self._python_codec(self._codecs[cls])
+
+    def _python_later(self, codec: Codec) -> tuple[Callable[..., bytes], Callable[..., Any]]:
+        """Stand-ins for ``codec``'s Python functions that generate them on first call:
+        what the engine hands over to when it declines an input."""
+
+        def encode(*args: Any) -> bytes:
+            return self._python_codec(codec)[1](*args)
+
+        def decode(*args: Any) -> Any:
+            return self._python_codec(codec)[2](*args)
+
+        return encode, decode
 
     def _install_deterministic(self, codec: Codec) -> None:
         """The encoder that sorts map entries: always the generated Python one (a separate
