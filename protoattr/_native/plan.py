@@ -22,6 +22,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .. import _convert
 from .._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._runtime import (
     UNKNOWN_KEY,
@@ -65,6 +66,16 @@ _VARINT = {Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.S
 _FLOATS = {Kind.FLOAT: "<f", Kind.DOUBLE: "<d"}
 _I64 = {Kind.FIXED64, Kind.SFIXED64, Kind.DOUBLE}
 _I32 = {Kind.FIXED32, Kind.SFIXED32, Kind.FLOAT}
+CONV_NONE, CONV_CALL, CONV_FLAG, CONV_BYTEARRAY = 0, 1, 2, 3
+CONV_DECIMAL, CONV_UUID_STR, CONV_UUID_BYTES, CONV_DATE = 4, 5, 6, 7
+#: (to_wire, from_wire) -> what convert.c does itself for them (convert.h's CONV_*)
+_CONVERSIONS: dict[tuple[Any, Any], int] = {
+    (None, bytearray): CONV_BYTEARRAY,
+    (_convert.decimal_to_str, _convert.str_to_decimal): CONV_DECIMAL,
+    (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
+    (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
+    (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
+}
 _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
     Kind.DURATION: (encode_duration, decode_duration),
@@ -98,9 +109,6 @@ def unsupported(model: TypeModel, info: ContractInfo) -> str | None:
 def _field_unsupported(f: FieldInfo) -> str | None:
     if f.group:
         return "group"
-    for vt in (f.value, f.key):
-        if vt is not None and (vt.domain is not None or vt.encode_with or vt.decode_with):
-            return "converted type or surrogate"
     if f.label is Label.SINGULAR and not f.required and _enc_mode(f) == ENC_DEFAULT:
         try:
             _default_cmp(f)
@@ -127,6 +135,10 @@ def _enc_mode(f: FieldInfo) -> int:
 def _default_cmp(f: FieldInfo) -> Any:
     """The default a singular scalar is compared with, in the form the engine uses."""
     default = f.default_factory() if f.default_factory is not None else f.default
+    try:
+        default = _converted_default(f.value, default)
+    except Exception as exc:  # the Python codec meets the same error on every encode
+        raise _Unusual(f"default {default!r} does not convert ({exc})") from None
     kind = f.value.kind
     if kind in _FLOATS:
         try:
@@ -340,7 +352,34 @@ class NativeBackend:
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
-        return (KINDS[vt.kind], sub, native, members, plain, vt.closed, *helpers, zero)
+        return (KINDS[vt.kind], sub, native, members, plain, vt.closed, *helpers, zero,
+                *conversion(vt))  # fmt: skip
+
+
+def conversion(vt: ValueType) -> tuple[int, Any, Any, Any]:
+    """``(conv, to_wire, from_wire, domain)``: how a value that travels as another kind is
+    converted (convert.c).  The converters are the ones the generated codec calls; the
+    code names the types whose conversion the engine does itself (str() of an exact
+    Decimal, a date's day number, ...)."""
+    if vt.encode_with is None and vt.decode_with is None:
+        return (CONV_NONE, None, None, None)
+    if vt.kind is Kind.ENUM:  # IntFlag: any combination of flags is a value
+        return (CONV_FLAG, vt.encode_with, vt.decode_with, None)
+    code = _CONVERSIONS.get((vt.encode_with, vt.decode_with), CONV_CALL)
+    if code == CONV_BYTEARRAY and vt.domain is not bytearray:
+        code = CONV_CALL
+    return (code, vt.encode_with, vt.decode_with, vt.domain)
+
+
+def _converted_default(vt: ValueType, default: Any) -> Any:
+    """A converted scalar's default in the form encode compares with: its wire form
+    (``to_wire(default)``, as the generated encoder compares), or for a bytearray
+    (compared as it is) its bytes."""
+    if vt.encode_with is not None and vt.domain is not None:
+        return vt.encode_with(default)
+    if vt.domain is bytearray and type(default) in (bytes, bytearray):
+        return bytes(default)
+    return default
 
 
 class _NativeList:
