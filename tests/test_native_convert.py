@@ -18,7 +18,7 @@ import random
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -88,7 +88,7 @@ pa.add_surrogate(Point, PointMessage, to_message, from_message)
 @dataclass
 class Converted:
     price: Decimal = field(1, default=Decimal("0"))
-    rate: Optional[Decimal] = field(2, default=None)
+    rate: Decimal | None = field(2, default=None)
     id: uuid.UUID = field(3, default=uuid.UUID(int=0))
     raw_id: pa.UUIDBytes = field(4, default=uuid.UUID(int=0))
     day: datetime.date = field(5, default=datetime.date(1, 1, 1))
@@ -109,14 +109,14 @@ class Converted:
 @dataclass
 class Surrogates:
     point: Point = field(1)
-    maybe: Optional[Point] = field(2, default=None)
+    maybe: Point | None = field(2, default=None)
     points: list[Point] = field(3, default_factory=list)
     named: dict[str, Point] = field(4, default_factory=dict)
     count: pa.wrappers.Int32Value = field(5, default=None)
     title: pa.wrappers.StringValue = field(6, default=None)
     extra: pa.JsonValue = field(7, default=None)
     struct: pa.Struct = field(8, default_factory=dict)
-    inner: Optional[Converted] = field(9, default=None)
+    inner: Converted | None = field(9, default=None)
 
 
 @proto_contract
@@ -173,7 +173,9 @@ def converted(draw: st.DrawFn) -> Converted:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.floats(allow_nan=False) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+    ),
     max_leaves=4,
 )
 points = st.builds(
@@ -297,7 +299,8 @@ def test_conversion_edges_match_python(data: bytes) -> None:
 def test_surrogate_errors_and_absent_values_match_python() -> None:
     refused = PY.serialize(Surrogates(Point(1, 2, "refuse")))
     _same(
-        _outcome(NAT.deserialize, Surrogates, refused), _outcome(PY.deserialize, Surrogates, refused)
+        _outcome(NAT.deserialize, Surrogates, refused),
+        _outcome(PY.deserialize, Surrogates, refused),
     )
     # an absent non-Optional surrogate is from_surrogate(PointMessage())
     assert NAT.deserialize(Surrogates, b"") == Surrogates(Point(0, 0))
@@ -305,7 +308,9 @@ def test_surrogate_errors_and_absent_values_match_python() -> None:
     entry = b"\x22\x03\x0a\x01k"
     assert NAT.deserialize(Surrogates, entry).named == {"k": Point(0, 0)}
     for data in (b"", entry):
-        _same(_outcome(NAT.deserialize, Surrogates, data), _outcome(PY.deserialize, Surrogates, data))
+        _same(
+            _outcome(NAT.deserialize, Surrogates, data), _outcome(PY.deserialize, Surrogates, data)
+        )
 
 
 def test_required_converted_fields() -> None:

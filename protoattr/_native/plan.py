@@ -42,7 +42,11 @@ if TYPE_CHECKING:
     from .._model import Codec, TypeModel
     from ._engine import Plan
 
-__all__ = ["KINDS", "NativeBackend", "unsupported"]
+__all__ = ["KINDS", "NativeBackend", "PlanSpec", "unsupported"]
+
+#: ``Plan.setup``'s arguments but the model's max_depth and the Python codec:
+#: (cls, fields, ctor_spec, unknown_spec, use_dict)
+PlanSpec = tuple[type, tuple[tuple[Any, ...], ...], tuple[Any, ...], tuple[Any, ...] | None, bool]
 
 #: Kind -> the engine's number for it (plan.h's K_* enum).
 KINDS: dict[Kind, int] = {
@@ -196,6 +200,9 @@ class NativeBackend:
         self.plans: dict[type, Plan] = {}
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
+        #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
+        #: data and references (nested plans, classes, functions), no reflection needed
+        self.specs: dict[type, PlanSpec] = {}
 
     # -- the model's hooks (called under the model's lock) ---------------------
 
@@ -240,11 +247,44 @@ class NativeBackend:
             plan.invalidate()
         self.python.pop(cls, None)
         self.reasons.pop(cls, None)
+        self.specs.pop(cls, None)
+
+    # -- ahead-of-time modules (aot.py writes the specs; importing installs them) --
+
+    def plan_for(self, cls: type) -> Plan:
+        """``cls``'s plan, set up or not yet (an ahead-of-time module's plans refer to
+        each other before all are set up; a plan meeting one not ready hands over)."""
+        plan = self.plans.get(cls)
+        if plan is None:
+            plan = self.plans[cls] = self._engine.Plan()
+        return plan
+
+    def install_ahead(
+        self,
+        codec: Codec,
+        encode: Callable[[Any], bytes],
+        decode: Callable[..., Any],
+        spec: PlanSpec | str,
+    ) -> None:
+        """Install the plan an ahead-of-time module carries for ``codec`` (a str: why
+        the writing model kept the Python codec), with no reflection over the class."""
+        cls = codec.cls
+        self.python[cls] = (encode, decode)
+        if isinstance(spec, str):
+            self.reasons[cls] = spec
+            return
+        if spec[0] is not cls:
+            raise ValueError(f"the plan of {spec[0]!r} given for {cls!r}")
+        self.plan_for(cls).setup(*spec, self.model.max_depth, encode, decode)
+        self.specs[cls] = spec
+        self.reasons.pop(cls, None)
+        codec.encode = self.plans[cls].encode
+        codec.decode = self.plans[cls].decode
 
     def explain(self, cls: type) -> str:
         """``"native"``, or ``"python: <why>"`` for a contract that keeps its Python codec."""
         self.model._compiled_codec(cls)
-        if cls in self.plans:
+        if cls in self.plans and self.plans[cls].ready:
             return "native"
         return f"python: {self.reasons.get(cls, 'not a contract the model compiled')}"
 
@@ -292,16 +332,11 @@ class NativeBackend:
         fields = tuple(
             self._field(f, 0 if f.oneof is None else groups[f.oneof]) for f in info.fields
         )
-        plan.setup(
-            cls,
-            fields,
-            _ctor_spec(info),
-            _unknown_spec(cls, info),
-            _reads_dict(cls, info),
-            self.model.max_depth,
-            py_encode,
-            py_decode,
-        )
+        spec: PlanSpec = (
+            cls, fields, _ctor_spec(info), _unknown_spec(cls, info), _reads_dict(cls, info)
+        )  # fmt: skip
+        self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
+        plan.setup(*spec, self.model.max_depth, py_encode, py_decode)
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan
