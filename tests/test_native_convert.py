@@ -340,3 +340,45 @@ def test_every_day_converts_as_python_does() -> None:
     data = NAT.serialize(obj)
     assert data == PY.serialize(obj)
     assert NAT.deserialize(Converted, data).days == days
+
+
+class MyUUID(uuid.UUID):
+    def __str__(self) -> str:
+        return "{" + super().__str__() + "}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12345678-1234-5678-1234-567812345678",
+        "ABCDEF01-ABCD-EF01-ABCD-EF0123456789",  # upper case: UUID keeps the number
+        "{12345678-1234-5678-1234-567812345678}",
+        "urn:uuid:12345678-1234-5678-1234-567812345678",
+        "12345678123456781234567812345678",
+        "1234567-81234-5678-1234-567812345678",  # dashes elsewhere: UUID drops them all
+        "+2345678-1234-5678-1234-567812345678",  # int(..., 16) takes a sign
+        "12345678-1234-5678-1234-56781234567g",
+        "12345678-1234-5678-1234-5678123456789",
+        "1234_678-1234-5678-1234-567812345678",
+        "١٢٣٤٥٦٧٨-1234-5678-1234-567812345678",  # non-ASCII digits
+    ],
+)
+def test_uuid_texts_decode_as_uuid_does(text: str) -> None:
+    data = b"\x1a" + _varint(len(text.encode())) + text.encode()
+    _same(_outcome(NAT.deserialize, Converted, data), _outcome(PY.deserialize, Converted, data))
+
+
+def test_uuid_subclasses_and_odd_values_encode_as_python() -> None:
+    u = MyUUID(int=2**127 + 5)
+    for obj in (
+        Converted(id=u, ids=[u]),
+        Converted(raw_id=u),
+        Converted(id="12345678-1234-5678-1234-567812345678"),  # type: ignore[arg-type]
+        Converted(raw_id="x"),  # type: ignore[arg-type]
+    ):
+        assert _outcome(NAT.serialize, obj) == _outcome(PY.serialize, obj)
+    odd = uuid.UUID(int=1)
+    object.__setattr__(odd, "int", 2**130)  # more than 32 hex digits: str() says what it says
+    assert _outcome(NAT.serialize, Converted(id=odd)) == _outcome(PY.serialize, Converted(id=odd))
+    back = NAT.deserialize(Converted, NAT.serialize(Converted(id=uuid.UUID(int=3))))
+    assert type(back.id) is uuid.UUID and back.id.is_safe is uuid.SafeUUID.unknown
