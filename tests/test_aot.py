@@ -273,7 +273,7 @@ def test_import_installs_native_plans_without_reflection(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     written = (tmp_path / "models_codecs.py").read_text()
-    assert "plan=lambda: (\n            _ref('models', 'Order'),\n" in written
+    assert "plan=lambda: ((\n            _ref('models', 'Order'),\n" in written
     assert "plan=lambda: 'inheritance (subtypes)'" in written
     code = f"import os; os.environ.update({env_native!r})\n" + NATIVE_USE
     done = run(tmp_path, code)

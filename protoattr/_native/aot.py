@@ -35,8 +35,8 @@ def plan_source(
     model: TypeModel, cls: type, recipe: Recipe, class_expr: Callable[[type], str],
     scope: dict[str, Any],
 ) -> str | None:  # fmt: skip
-    """The expression for ``cls``'s plan spec (a str literal: why it runs its Python
-    codec), or ``None`` when the model is not native or a value has no recipe (the
+    """The expression for ``(spec, max_depth)`` of ``cls``'s plan (a str literal: why it
+    runs its Python codec), or ``None`` when the model is not native or a value has no recipe (the
     module's codec then stays Python under a native model)."""
     backend = model._native
     if backend is None:
@@ -51,7 +51,8 @@ def plan_source(
         again = eval(text, dict(scope, _plan=lambda c: backend.plans[c], _codec=model._codec))
     except Exception:  # a value without a recipe: leave the plan out, stay correct
         return None
-    return text if _same(again, spec) else None
+    # with the max_depth the module's Python codec was generated with
+    return f"({text}, {model.max_depth})" if _same(again, spec) else None
 
 
 class _Writer:

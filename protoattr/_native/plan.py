@@ -264,18 +264,20 @@ class NativeBackend:
         codec: Codec,
         encode: Callable[[Any], bytes],
         decode: Callable[..., Any],
-        spec: PlanSpec | str,
+        written: tuple[PlanSpec, int] | str,
     ) -> None:
-        """Install the plan an ahead-of-time module carries for ``codec`` (a str: why
-        the writing model kept the Python codec), with no reflection over the class."""
+        """Install the plan an ahead-of-time module carries for ``codec``: its spec and
+        the max_depth its Python codec was generated with (a str: why the writing model
+        kept the Python codec), with no reflection over the class."""
         cls = codec.cls
         self.python[cls] = (encode, decode)
-        if isinstance(spec, str):
-            self.reasons[cls] = spec
+        if isinstance(written, str):
+            self.reasons[cls] = written
             return
+        spec, max_depth = written
         if spec[0] is not cls:
             raise ValueError(f"the plan of {spec[0]!r} given for {cls!r}")
-        self.plan_for(cls).setup(*spec, self.model.max_depth, encode, decode)
+        self.plan_for(cls).setup(*spec, max_depth, encode, decode)
         self.specs[cls] = spec
         self.reasons.pop(cls, None)
         codec.encode = self.plans[cls].encode
