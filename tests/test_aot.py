@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-MODELS = '''
+MODELS = """
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -50,10 +50,10 @@ class Node:
     at: Optional[datetime] = field(4, default=None)
     children: list["Node"] = field(5, default_factory=list)
     shapes: dict[str, Shape] = field(6, default_factory=dict)
-'''
+"""
 
 USE = """
-import protoattr._codegen as codegen
+import protoattr._python.codegen as codegen
 from datetime import datetime, timezone
 from decimal import Decimal
 
@@ -227,16 +227,16 @@ NATIVE_USE = """
 import datetime, uuid
 from decimal import Decimal
 import protoattr as pa
-import protoattr._codegen as codegen
-import protoattr._contract as contract
-import protoattr._model as model_module
+import protoattr._core.contract as contract
+import protoattr._model.codecs as codecs
+import protoattr._python.codegen as codegen
 import models  # declaring contracts checks them: that reflection is the declaration's
 
 def no_reflection(*args, **kwargs):
     raise AssertionError("a class was reflected over at start-up")
 
 codegen.codec_source = no_reflection
-contract.resolve = model_module.resolve = no_reflection
+contract.resolve = codecs.resolve = no_reflection
 import models_codecs
 
 m = pa.default_model

@@ -33,8 +33,8 @@ from google.protobuf import (
 )
 
 import protoattr as pa
-from protoattr._gen import GenError, generate, well_known_include
-from protoattr._schema import schema
+from protoattr._schema.gen import GenError, generate, well_known_include
+from protoattr._schema.proto import schema
 from tests import schema_models as m
 from tests.contracts import assert_same
 from tests.protoc import compile_proto

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .._model import TypeModel
+    from .._model.codecs import CodecModel
 
 __all__ = ["plan_source"]
 
@@ -32,7 +32,7 @@ Recipe = Callable[[str, Any], str]
 
 
 def plan_source(
-    model: TypeModel, cls: type, recipe: Recipe, class_expr: Callable[[type], str],
+    model: CodecModel, cls: type, recipe: Recipe, class_expr: Callable[[type], str],
     scope: dict[str, Any],
 ) -> str | None:  # fmt: skip
     """The expression for ``(spec, max_depth)`` of ``cls``'s plan (a str literal: why it

@@ -1,7 +1,7 @@
 /* Converted types and surrogates (see convert.h).
  *
  * Each shortcut below does exactly what the Python converter in
- * protoattr/_convert.py does for the exact type it tests; any other value
+ * protoattr/_core/convert.py does for the exact type it tests; any other value
  * goes through that converter itself, so a subclass, a duck-typed value or a
  * user's surrogate function behaves as under the Python backend.
  */

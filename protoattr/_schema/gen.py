@@ -2,7 +2,7 @@
 
 The real ``protoc`` (from the ``grpcio-tools`` package) parses the schema into
 a ``FileDescriptorSet``; protoattr decodes that with its own contracts for
-``descriptor.proto`` (:mod:`protoattr._descriptor`) and writes Python source:
+``descriptor.proto`` (:mod:`protoattr._schema.descriptor`) and writes Python source:
 one ``@proto_contract`` dataclass per message and one ``IntEnum`` per enum.
 
 How protobuf declarations become Python:
@@ -47,8 +47,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import _descriptor as d
-from ._errors import ProtoError
+from .._core.errors import ProtoError
+from .._model import codecs as _codecs
+from . import descriptor as d
 
 __all__ = ["GenError", "descriptor_set", "generate", "generate_source", "well_known_include"]
 
@@ -110,10 +111,8 @@ def generate(
     files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, command: str = ""
 ) -> str:
     """Python source declaring contracts for the messages and enums of ``files``."""
-    from ._model import default_model
-
     data = descriptor_set(files, include)
-    fds = default_model.deserialize(d.FileDescriptorSet, data)
+    fds = _codecs.default().deserialize(d.FileDescriptorSet, data)
     targets = [_virtual_name(Path(f), [Path(p) for p in include]) for f in files]
     known = {fd.name for fd in fds.file}
     chosen = [t for t in targets if t in known]
@@ -486,7 +485,7 @@ class _Writer:
 
     def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
         """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
-        from ._service import grpc_method_name
+        from .._service import grpc_method_name
 
         self.uses |= {"pa", "Protocol"}
         full = f"{fd.package}.{svc.name}" if fd.package else str(svc.name)
