@@ -46,13 +46,23 @@ int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
         return -1;
     }
     if (v->conv == CONV_UUID_STR || v->conv == CONV_UUID_BYTES) {
-        /* (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID) */
+        /* (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID, its `int` and
+         *  `is_safe` member descriptors or None) */
         PyObject *mod = PyImport_ImportModule("uuid");
         PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
         PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
         PyObject *cls = mod ? PyObject_GetAttrString(mod, "UUID") : NULL;
-        if (unknown != NULL && cls != NULL) {
-            v->conv_aux = Py_BuildValue("((s)ssOO)", "bytes", "int", "is_safe", unknown, cls);
+        if (unknown != NULL && cls != NULL && PyType_Check(cls)) {
+            /* UUID's slots: object.__setattr__ finds these member descriptors first */
+            PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
+            PyObject *d_int = dict ? PyDict_GetItemString(dict, "int") : NULL;
+            PyObject *d_safe = dict ? PyDict_GetItemString(dict, "is_safe") : NULL;
+            if (d_int == NULL || !Py_IS_TYPE(d_int, &PyMemberDescr_Type) || d_safe == NULL
+                || !Py_IS_TYPE(d_safe, &PyMemberDescr_Type)) {
+                d_int = d_safe = Py_None;  /* another layout: set by name */
+            }
+            v->conv_aux = Py_BuildValue("((s)ssOOOO)", "bytes", "int", "is_safe", unknown, cls,
+                                        d_int, d_safe);
         }
         Py_XDECREF(mod);
         Py_XDECREF(safe);
@@ -72,36 +82,77 @@ int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
 #define AUX_IS_SAFE 2
 #define AUX_UNKNOWN 3
 #define AUX_UUID 4
+#define AUX_INT_SLOT 5
+#define AUX_IS_SAFE_SLOT 6
+
+/* object.__setattr__(u, name, value) for one of UUID's slots */
+static int set_slot(const ValueSpec *vs, PyObject *u, int name, int slot, PyObject *value) {
+    PyObject *descr = PyTuple_GET_ITEM(vs->conv_aux, slot);
+    if (descr != Py_None) {
+        return Py_TYPE(descr)->tp_descr_set(descr, u, value);
+    }
+    return PyObject_GenericSetAttr(u, PyTuple_GET_ITEM(vs->conv_aux, name), value);
+}
 
 static int is_uuid_class(const ValueSpec *vs) {
     return vs->domain == PyTuple_GET_ITEM(vs->conv_aux, AUX_UUID);
 }
 
-/* UUID(hex=...) / UUID(bytes=...) of 32 hex digits: the 128-bit int, then what
+/* The 16 big-endian bytes of an int in [0, 2**128): -1 (no exception) for any other. */
+static int int_to_16_bytes(PyObject *n, unsigned char *out) {
+    if (!PyLong_CheckExact(n)) {
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(n, out, 16, Py_ASNATIVEBYTES_BIG_ENDIAN
+                                           | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                           | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (need < 0 || need > 16) {
+        PyErr_Clear();
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)n, out, 16, 0, 0) < 0) {
+        PyErr_Clear();  /* negative, or 2**128 and more */
+        return -1;
+    }
+#endif
+    return 0;
+}
+
+static PyObject *int_from_16_bytes(const unsigned char *b) {
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(b, 16, Py_ASNATIVEBYTES_BIG_ENDIAN);
+#else
+    return _PyLong_FromByteArray(b, 16, 0, 0);
+#endif
+}
+
+/* 0..15 for an ASCII hex digit, 16 for anything else */
+static unsigned char hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9') return (unsigned char)(c - '0');
+    c |= 0x20;
+    if (c >= 'a' && c <= 'f') return (unsigned char)(c - 'a' + 10);
+    return 16;
+}
+
+/* UUID(hex=...) / UUID(bytes=...) of 16 bytes: the 128-bit int, then what
  * UUID.__init__ ends with: object.__setattr__ of `int` and `is_safe` (unknown). */
-static PyObject *uuid_from_hex(const ValueSpec *vs, const char *hex32) {
-    char digits[33];
-    memcpy(digits, hex32, 32);
-    digits[32] = '\0';
-    PyObject *n = PyLong_FromString(digits, NULL, 16);
+static PyObject *uuid_from_16(const ValueSpec *vs, const unsigned char *b16) {
+    PyObject *n = int_from_16_bytes(b16);
     if (n == NULL) {
         return NULL;
     }
     PyTypeObject *tp = (PyTypeObject *)vs->domain;
     PyObject *u = tp->tp_alloc(tp, 0);  /* object.__new__(UUID) */
-    if (u == NULL
-        || PyObject_GenericSetAttr(u, PyTuple_GET_ITEM(vs->conv_aux, AUX_INT), n) < 0
-        || PyObject_GenericSetAttr(u, PyTuple_GET_ITEM(vs->conv_aux, AUX_IS_SAFE),
-                                   PyTuple_GET_ITEM(vs->conv_aux, AUX_UNKNOWN)) < 0) {
+    if (u == NULL || set_slot(vs, u, AUX_INT, AUX_INT_SLOT, n) < 0
+        || set_slot(vs, u, AUX_IS_SAFE, AUX_IS_SAFE_SLOT,
+                    PyTuple_GET_ITEM(vs->conv_aux, AUX_UNKNOWN)) < 0) {
         Py_XDECREF(u);
         u = NULL;
     }
     Py_DECREF(n);
     return u;
-}
-
-static int is_hex(unsigned char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 /* The canonical 8-4-4-4-12 form only (UUID() also takes braces, "urn:uuid:", no
@@ -112,68 +163,59 @@ static PyObject *uuid_from_text(const ValueSpec *vs, PyObject *text, int *taken)
         return NULL;
     }
     const unsigned char *s = PyUnicode_1BYTE_DATA(text);
-    char hex[32];
-    int j = 0;
-    for (int i = 0; i < 36; i++) {
-        if (i == 8 || i == 13 || i == 18 || i == 23) {
-            if (s[i] != '-') return NULL;
-        } else if (is_hex(s[i])) {
-            hex[j++] = (char)s[i];
-        } else {
+    if (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') {
+        return NULL;
+    }
+    static const unsigned char at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+    unsigned char b16[16];
+    for (int i = 0; i < 16; i++) {
+        unsigned char hi = hex_value(s[at[i]]), lo = hex_value(s[at[i] + 1]);
+        if ((hi | lo) & 16) {
             return NULL;
         }
+        b16[i] = (unsigned char)(hi << 4 | lo);
     }
     *taken = 1;
-    return uuid_from_hex(vs, hex);
+    return uuid_from_16(vs, b16);
 }
 
-static PyObject *uuid_from_bytes(const ValueSpec *vs, PyObject *data) {
-    static const char digits[] = "0123456789abcdef";
-    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
-    char hex[32];
-    for (int i = 0; i < 16; i++) {
-        hex[2 * i] = digits[b[i] >> 4];
-        hex[2 * i + 1] = digits[b[i] & 15];
-    }
-    return uuid_from_hex(vs, hex);
-}
-
-/* str(UUID): '%032x' % self.int cut 8-4-4-4-12, as UUID.__str__ does. NULL with
- * *taken = 0 when the int's digits are not 32 (then str() itself). */
-static PyObject *uuid_to_text(const ValueSpec *vs, PyObject *u, int *taken) {
-    *taken = 1;
-    PyObject *n = PyObject_GetAttr(u, PyTuple_GET_ITEM(vs->conv_aux, AUX_INT));
+/* The 16 bytes of an exact UUID's `int` (what UUID.bytes returns); 0: not taken (no
+ * exception: an int outside [0, 2**128), which Python reports its own way). */
+static int uuid_bytes_of(const ValueSpec *vs, PyObject *u, unsigned char *b16, int *taken) {
+    *taken = 0;
+    PyObject *descr = PyTuple_GET_ITEM(vs->conv_aux, AUX_INT_SLOT);
+    PyObject *n = descr != Py_None
+                      ? Py_TYPE(descr)->tp_descr_get(descr, u, (PyObject *)Py_TYPE(u))
+                      : PyObject_GetAttr(u, PyTuple_GET_ITEM(vs->conv_aux, AUX_INT));
     if (n == NULL) {
-        return NULL;
-    }
-    PyObject *hex = NULL;
-    if (PyLong_CheckExact(n)) {
-        PyObject *spec = PyUnicode_FromString("032x");
-        hex = spec ? PyObject_Format(n, spec) : NULL;
-        Py_XDECREF(spec);
-    }
-    Py_DECREF(n);
-    if (hex == NULL || !PyUnicode_IS_ASCII(hex) || PyUnicode_GET_LENGTH(hex) != 32) {
-        Py_XDECREF(hex);
         PyErr_Clear();
-        *taken = 0;
+        return 0;
+    }
+    *taken = int_to_16_bytes(n, b16) == 0;
+    Py_DECREF(n);
+    return 0;
+}
+
+/* str(UUID): '%032x' % self.int cut 8-4-4-4-12, as UUID.__str__ does. *taken = 0
+ * when the int is not one of 32 hex digits (then str() itself). */
+static PyObject *uuid_to_text(const ValueSpec *vs, PyObject *u, int *taken) {
+    static const char digits[] = "0123456789abcdef";
+    unsigned char b16[16];
+    uuid_bytes_of(vs, u, b16, taken);
+    if (!*taken) {
         return NULL;
     }
-    const char *h = (const char *)PyUnicode_1BYTE_DATA(hex);
     PyObject *out = PyUnicode_New(36, 127);
     if (out != NULL) {
         char *o = (char *)PyUnicode_1BYTE_DATA(out);
-        memcpy(o, h, 8);
-        o[8] = '-';
-        memcpy(o + 9, h + 8, 4);
-        o[13] = '-';
-        memcpy(o + 14, h + 12, 4);
-        o[18] = '-';
-        memcpy(o + 19, h + 16, 4);
-        o[23] = '-';
-        memcpy(o + 24, h + 20, 12);
+        for (int i = 0, k = 0; i < 16; i++) {
+            if (k == 8 || k == 13 || k == 18 || k == 23) {
+                o[k++] = '-';
+            }
+            o[k++] = digits[b16[i] >> 4];
+            o[k++] = digits[b16[i] & 15];
+        }
     }
-    Py_DECREF(hex);
     return out;
 }
 
@@ -208,9 +250,19 @@ PyObject *convert_to_wire(EngineState *st, const ValueSpec *vs, PyObject *v) {
             return taken ? text : PyObject_Str(v);
         }
         break;
-    case CONV_UUID_BYTES:
-        /* uuid_to_bytes: value.bytes, for any value */
-        return PyObject_GetAttr(v, PyTuple_GET_ITEM(PyTuple_GET_ITEM(vs->conv_aux, AUX_KWNAMES), 0));
+    case CONV_UUID_BYTES: {
+        /* uuid_to_bytes: value.bytes (for the exact UUID: self.int.to_bytes(16)) */
+        if (Py_TYPE(v) == (PyTypeObject *)vs->domain && is_uuid_class(vs)) {
+            unsigned char b16[16];
+            int taken;
+            uuid_bytes_of(vs, v, b16, &taken);
+            if (taken) {
+                return PyBytes_FromStringAndSize((const char *)b16, 16);
+            }
+        }
+        PyObject *name = PyTuple_GET_ITEM(PyTuple_GET_ITEM(vs->conv_aux, AUX_KWNAMES), 0);
+        return PyObject_GetAttr(v, name);
+    }
     case CONV_DATE: {
         PyDateTime_CAPI *api = st->datetime_api;
         if (api != NULL && Py_TYPE(v) == api->DateType) {  /* an exact date, not a datetime */
@@ -275,7 +327,7 @@ PyObject *convert_from_wire(EngineState *st, const ValueSpec *vs, PyObject *x) {
         /* bytes_to_uuid: 16 bytes, then UUID(bytes=data) */
         if (PyBytes_CheckExact(x) && PyBytes_GET_SIZE(x) == 16) {
             if (is_uuid_class(vs)) {
-                out = uuid_from_bytes(vs, x);
+                out = uuid_from_16(vs, (const unsigned char *)PyBytes_AS_STRING(x));
             } else {
                 PyObject *args[1] = {x};
                 out = PyObject_Vectorcall(vs->domain, args, 0,
