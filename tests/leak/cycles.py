@@ -18,6 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 import protoattr as pa
+from tests.contracts3 import Circle, Cube, Drawing, Shape, Square
+from tests.test_groups import G, Item
+from tests.test_groups import Holder as GroupHolder
 from tests.test_native import Chain, Choice, Colour, Everything, Holder, Leaf, Level, Priced, When
 
 UTC = datetime.timezone.utc
@@ -49,7 +52,28 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
     tasks_of = list[Leaf]
     leaves = [Leaf("a", 1), Leaf("b", -2)]
     leaves_bytes = model.serialize(leaves, type=tasks_of)
+    # inheritance, groups, merges (hier.c, groups.c)
+    drawing = Drawing(
+        shapes=[Circle(radius=1.0), Shape(name="s"), Cube(depth=2, labels=["l"]), Square(side=3)],
+        main=Cube(name="m"),
+        by_name={"c": Circle(name="cc"), "q": Square()},
+    )
+    drawing_bytes = model.serialize(drawing)
+    groups = GroupHolder(x=1, g=G(a=2, s="g"), item=[Item(n=-1, tags=["t"], deep=G(a=3))])
+    unknown_group = b"\x9b\x06\x08\x01\xa3\x06\x12\x01x\xa4\x06\x9c\x06"
+    groups_bytes = model.serialize(groups) + unknown_group
+    twice = groups_bytes + model.serialize(GroupHolder(g=G(s="t"), msg=G(a=5)))
+    sibling = model.serialize(Circle(radius=2.0))
+    hier_garbled = [drawing_bytes[:-2], b"\x5a\x03\x08\x01", sibling, groups_bytes[:-3],
+                    b"\x2b\x08\x01", b"\x9b\x06\xa4\x06"]  # fmt: skip
     ops: list[Callable[[], Any]] = [
+        lambda: model.deserialize(Drawing, model.serialize(drawing)),
+        lambda: model.deserialize(Shape, model.serialize(Cube("k", 1, 2, 3, ["a"]))),
+        lambda: model.merge(Cube(name="a", side=1, labels=["x"]), sibling),
+        lambda: model.merge(Drawing(main=Circle()), drawing_bytes),
+        lambda: model.serialize(model.deserialize(GroupHolder, groups_bytes)),
+        lambda: model.deserialize(GroupHolder, twice),
+        lambda: model.merge(GroupHolder(item=[Item()]), groups_bytes),
         lambda: model.deserialize(Everything, model.serialize(every)),
         lambda: model.deserialize(Everything, every_bytes),
         lambda: model.deserialize(Holder, model.serialize(holder)),
@@ -65,6 +89,9 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
     ops += _converted_ops(model)
     for bad in bad_values:
         ops.append(lambda bad=bad: model.serialize(bad))
+    for data in hier_garbled:
+        for cls in (Drawing, Square, Shape, GroupHolder):
+            ops.append(lambda data=data, cls=cls: model.deserialize(cls, data))
     for data in garbled:
         for cls in (Everything, Leaf, Holder):
             ops.append(lambda data=data, cls=cls: model.deserialize(cls, data))
