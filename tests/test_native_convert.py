@@ -382,3 +382,15 @@ def test_uuid_subclasses_and_odd_values_encode_as_python() -> None:
     assert _outcome(NAT.serialize, Converted(id=odd)) == _outcome(PY.serialize, Converted(id=odd))
     back = NAT.deserialize(Converted, NAT.serialize(Converted(id=uuid.UUID(int=3))))
     assert type(back.id) is uuid.UUID and back.id.is_safe is uuid.SafeUUID.unknown
+
+
+def test_surrogates_seen_twice_merge_as_python_does() -> None:
+    """A singular surrogate (and a map value) seen twice merges into the surrogate's
+    contract (``to_surrogate(previous)``), whichever engine reads it."""
+    twice = PY.serialize(Surrogates(Point(1, 2, "a"))) + PY.serialize(Surrogates(Point(0, 5)))
+    entry = PY.serialize(Surrogates(Point(1, 2), named={"k": Point(3, 3)}))
+    entry += b"\x22\x07\x0a\x01k\x12\x02\x10\x07"  # the same key again, its value as a message
+    for data in (twice, entry):
+        nat = _outcome(NAT.deserialize, Surrogates, data)
+        _same(nat, _outcome(PY.deserialize, Surrogates, data))
+    assert NAT.deserialize(Surrogates, twice).point == Point(1, 5, "a")
