@@ -49,6 +49,7 @@ from ._core.convert import surrogate_for
 from ._core.errors import ContractError
 from ._model import codecs as _codecs
 from ._model.codecs import Codec
+from ._native import aot as native_aot
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -97,12 +98,17 @@ class Installer:
     def codec(self, cls: type) -> Codec:
         return self.model._codec(cls)
 
+    def plan(self, cls: type) -> Any:  # native plans (protoattr/_native/aot.py)
+        assert self.model._native is not None, "plans are evaluated for native models only"
+        return self.model._native.plan_for(cls)
+
     def add(
         self,
         cls: type,
         expected: str,
         factory: Callable[..., tuple[Any, Any]],
         namespace: Callable[[], dict[str, Any]],
+        plan: Callable[[], Any] | None = None,
     ) -> None:
         actual = fingerprint(cls)
         if actual != expected:
@@ -119,6 +125,8 @@ class Installer:
         codec.decode = decode
         codec._source = None
         codec._source_fn = functools.partial(_factory_source, factory)
+        if plan is not None and self.model._native is not None:  # the native plan, as data
+            self.model._native.install_ahead(codec, encode, decode, plan())
 
 
 def _factory_source(factory: Callable[..., Any]) -> str:
@@ -348,13 +356,15 @@ def write_module(model: CodecModel, path: str | Path) -> Path:
         exprs = {n: recipes(n, generated.namespace[n]) for n in names}
         _verify(model, codec.cls, generated.namespace, exprs)
         namespace = ", ".join(f"{n}={exprs[n]}" for n in names)
+        plan = native_aot.plan_source(model, codec.cls, recipes, _class_expr, _HEADER_NAMES)
         adds.append(
             f"    _i.add(\n"
             f"        {_class_expr(codec.cls)},\n"
             f"        {fingerprint(codec.cls)!r},\n"
             f"        _factory_{i},\n"
             f"        lambda: dict({namespace}),\n"
-            f"    )"
+            + (f"        plan=lambda: {plan},\n" if plan is not None else "")
+            + "    )"
         )
     into = " into protoattr.default_model" if model is default_model else ""
     header = f'''"""protoattr {__version__} codecs, written ahead of time by model.write_module.
@@ -379,7 +389,8 @@ from protoattr._aot import surrogate as _surrogate
     footer = (
         "\n\ndef install(model=None):\n"
         "    _i = _Installer(model, __name__)\n"
-        "    _codec = _i.codec\n" + "\n".join(adds) + "\n"
+        "    _codec = _i.codec\n"
+        "    _plan = _i.plan\n" + "\n".join(adds) + "\n"
     )
     if model is default_model:
         footer += "\n\ninstall()\n"

@@ -151,3 +151,137 @@ def test_the_bytecode_is_written_with_the_module(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"# code object from '{pyc}'" in done.stderr  # unmarshalled, not compiled
+
+
+NATIVE_MODELS = '''
+import datetime
+import enum
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Optional
+
+import protoattr as pa
+from protoattr import field, proto_contract
+
+
+class Perm(enum.IntFlag):
+    R = 4
+    W = 2
+
+
+class Point:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __eq__(self, other):
+        return (self.x, self.y) == (other.x, other.y)
+
+
+@proto_contract
+@dataclass
+class PointMessage:
+    x: int = field(1, default=0)
+    y: int = field(2, default=0)
+
+
+def to_message(p):
+    return PointMessage(p.x, p.y)
+
+
+def from_message(m):
+    return Point(m.x, m.y)
+
+
+pa.add_surrogate(Point, PointMessage, to_message, from_message)
+
+
+@proto_contract
+@dataclass
+class Shape:
+    name: str = field(1, default="")
+
+
+@proto_contract(subtype_tag=10)
+@dataclass
+class Circle(Shape):
+    radius: float = field(1, default=0.0)
+
+
+@proto_contract
+@dataclass
+class Order:
+    id: uuid.UUID = field(1)
+    price: Decimal = field(2, default=Decimal("0"))
+    day: datetime.date = field(3, default=datetime.date(2000, 1, 1))
+    perm: Perm = field(4, default=Perm(0))
+    blob: bytearray = field(5, default_factory=bytearray)
+    at: Optional[datetime.datetime] = field(6, default=None)
+    where: Point = field(7, default=None)
+    lines: list["Order"] = field(8, default_factory=list)
+    shapes: dict[str, Shape] = field(9, default_factory=dict)
+    score: float = field(10, default=float("nan"))
+'''
+
+NATIVE_USE = """
+import datetime, uuid
+from decimal import Decimal
+import protoattr as pa
+import protoattr._core.contract as contract
+import protoattr._model.codecs as codecs
+import protoattr._python.codegen as codegen
+import models  # declaring contracts checks them: that reflection is the declaration's
+
+def no_reflection(*args, **kwargs):
+    raise AssertionError("a class was reflected over at start-up")
+
+codegen.codec_source = no_reflection
+contract.resolve = codecs.resolve = no_reflection
+import models_codecs
+
+m = pa.default_model
+for cls in (models.Order, models.PointMessage, models.Shape, models.Circle):
+    assert m._native.explain(cls) == "native", (cls, m._native.explain(cls))
+order = models.Order(
+    uuid.UUID(int=7), Decimal("-1.25"), datetime.date(2024, 2, 29), models.Perm(6),
+    bytearray(b"ab"), datetime.datetime(2020, 1, 2, tzinfo=datetime.timezone.utc),
+    models.Point(3, 4), [models.Order(uuid.UUID(int=8))], {"c": models.Circle("c", 2.0)},
+)
+data = pa.serialize(order)
+back = pa.deserialize(models.Order, data)
+assert sum(p.fallbacks for p in m._native.plans.values()) == 0
+print(data.hex())
+"""
+
+
+def test_import_installs_native_plans_without_reflection(tmp_path: Path) -> None:
+    import protoattr._native as native
+
+    if not native.available():
+        import pytest
+
+        pytest.skip("C engine not built")
+    (tmp_path / "models.py").write_text(NATIVE_MODELS)
+    env_native = {"PROTOATTR_BACKEND": "native"}
+    done = run(
+        tmp_path,
+        f"import os; os.environ.update({env_native!r})\n"
+        + "import protoattr as pa, models\n"
+        "pa.default_model.add(models.Order)\n"
+        "pa.default_model.write_module('models_codecs.py')\n",
+    )
+    assert done.returncode == 0, done.stderr
+    written = (tmp_path / "models_codecs.py").read_text()
+    assert "plan=lambda: ((\n            _ref('models', 'Order'),\n" in written
+    assert "plan=lambda: ((\n            _ref('models', 'Shape'),\n" in written  # a hierarchy
+    code = f"import os; os.environ.update({env_native!r})\n" + NATIVE_USE
+    done = run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    python = run(
+        tmp_path,
+        "import os; os.environ['PROTOATTR_BACKEND'] = 'python'\n" + NATIVE_USE.split("m = ")[0]
+        + "order = " + NATIVE_USE.split("order = ")[1].split("data = ")[0]
+        + "print(pa.serialize(order).hex())\n",
+    )
+    assert python.returncode == 0, python.stderr
+    assert done.stdout == python.stdout  # the same bytes as the Python codecs write

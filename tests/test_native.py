@@ -96,11 +96,20 @@ class Priced:
 
 @proto_contract
 @dataclass
+class Odd:
+    """A contract the engine leaves to Python: its default cannot be written as UTF-8."""
+
+    text: str = field(1, default="\udc80")
+
+
+@proto_contract
+@dataclass
 class Holder:
     leaf: Leaf = field(1)
     choice: Choice | None = field(2, default=None)
     priced: list[Priced] = field(3, default_factory=list)
     leaves: dict[str, Leaf] = field(4, default_factory=dict)
+    odd: list[Odd] = field(5, default_factory=list)
 
 
 @proto_contract
@@ -125,7 +134,8 @@ def test_which_contracts_run_natively() -> None:
     assert backend.explain(Leaf) == "native"
     assert backend.explain(Holder) == "native"
     assert backend.explain(Choice) == "native"
-    assert backend.explain(Priced) == "python: Priced.price: converted type or surrogate"
+    assert backend.explain(Priced) == "native"
+    assert backend.explain(Odd) == "python: Odd.text: default that is not UTF-8"
     assert backend.explain(Animal) == "native"  # a hierarchy: every level in one plan
     assert backend.explain(Dog) == "native"
     # the Python codec is still what model.source shows
@@ -140,6 +150,7 @@ def test_native_contract_calls_back_the_python_codecs_it_nests() -> None:
         Choice(b="hi"),
         [Priced(decimal.Decimal("1.50"))],
         {"k": Leaf("y", 7), "": Leaf("", 0)},
+        [Odd("a"), Odd()],
     )
     data = model.serialize(obj)
     assert data == PY.serialize(obj)

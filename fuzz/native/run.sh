@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fuzz the native decoder under ASan+UBSan: bash fuzz/native/run.sh [RUNS] [TARGET...]
-# RUNS inputs per target (default 1000000); targets default to all (scalars proto2 recursive list groups hierarchy).
+# RUNS inputs per target (default 1000000); targets default to all (scalars proto2 recursive list groups hierarchy converted).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 runs="${1:-1000000}"
 shift || true
 targets=("${@:-scalars}")
-[ $# -eq 0 ] && targets=(scalars proto2 recursive list groups hierarchy)
+[ $# -eq 0 ] && targets=(scalars proto2 recursive list groups hierarchy converted)
 python="${PYTHON:-python}"
 
 build="$here/.build"

@@ -11,14 +11,20 @@
                of the same contract), required fields and closed enums;
 ``hierarchy``  an inheritance hierarchy three levels deep with sibling
                subtypes, in a repeated base-typed field, a singular one, a map
-               and a field typed as the middle level (never a sibling).
+               and a field typed as the middle level (never a sibling);
+``converted``  Decimal, UUID (text and bytes), date, bytearray, IntFlag, singly,
+               repeated, packed and in maps, a surrogate and a wrapper (the
+               engine converts in C or calls the Python converter back).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import protoattr as pa
@@ -160,6 +166,51 @@ class Scene:
     by_name: dict[str, Base] = field(4, default_factory=dict)
 
 
+class Perm(enum.IntFlag):
+    X = 1
+    W = 2
+    R = 4
+
+
+class Spot:
+    """A class without a contract: it travels as SpotMessage (a surrogate)."""
+
+    def __init__(self, x: int, name: str) -> None:
+        self.x, self.name = x, name
+
+
+@proto_contract
+@dataclass
+class SpotMessage:
+    x: pa.sint32 = field(1, default=0)
+    name: str = field(2, default="")
+
+
+pa.add_surrogate(
+    Spot, SpotMessage, lambda s: SpotMessage(s.x, s.name), lambda m: Spot(m.x, m.name)
+)
+
+
+@proto_contract
+@dataclass
+class Converted:
+    price: Decimal = field(1, default=Decimal("0"))
+    id: uuid.UUID = field(2, default=uuid.UUID(int=0))
+    raw_id: pa.UUIDBytes = field(3, default=uuid.UUID(int=0))
+    day: dt.date = field(4, default=dt.date(2000, 1, 1))
+    blob: bytearray = field(5, default_factory=bytearray)
+    perm: Perm = field(6, default=Perm(0))
+    days: list[dt.date] = field(7, default_factory=list)
+    perms: list[Perm] = field(8, default_factory=list)
+    prices: list[Decimal] = field(9, default_factory=list)
+    by_id: dict[uuid.UUID, Decimal] = field(10, default_factory=dict)
+    by_day: dict[dt.date, bytearray] = field(11, default_factory=dict)
+    spot: Spot = field(12, default=None)
+    spots: list[Spot] = field(13, default_factory=list)
+    count: pa.wrappers.Int32Value = field(14, default=None)
+    rate: Decimal | None = field(15, default=None)
+
+
 TARGETS: dict[str, Any] = {
     "scalars": Scalars,
     "proto2": Proto2,
@@ -167,6 +218,7 @@ TARGETS: dict[str, Any] = {
     "list": list[Proto2],  # a top-level list: the engine's own loop over its items
     "groups": Grouped,
     "hierarchy": Scene,
+    "converted": Converted,
 }
 
 
@@ -257,5 +309,18 @@ def seeds() -> dict[str, list[bytes]]:
                 [Proto2("a", Level.HIGH, Inner("x", 1)), Proto2("b", Level.LOW, Inner(), 5)],
                 type=list[Proto2],
             )
+        ],
+        "converted": [
+            py.serialize(
+                Converted(
+                    Decimal("-12.50"), uuid.UUID(int=2**100 + 7), uuid.UUID(int=5),
+                    dt.date(2024, 2, 29), bytearray(b"\x00b"), Perm.R | Perm.X,
+                    [dt.date(1, 1, 1), dt.date(9999, 12, 31)], [Perm.W, Perm(9)],
+                    [Decimal("1E+5"), Decimal("NaN")], {uuid.UUID(int=1): Decimal("0.1")},
+                    {dt.date(1970, 1, 1): bytearray(b"z")}, Spot(-3, "s"), [Spot(1, "")], 0,
+                    Decimal("-0"),
+                )
+            ),
+            py.serialize(Converted()),
         ],
     }

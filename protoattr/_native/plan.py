@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._core import convert as _convert
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.types import Kind
 from .._core.wire import tag_bytes
@@ -43,7 +44,13 @@ if TYPE_CHECKING:
     from .._model.codecs import Codec, CodecModel
     from ._engine import Plan
 
-__all__ = ["KINDS", "NativeBackend", "unsupported"]
+__all__ = ["KINDS", "NativeBackend", "PlanSpec", "unsupported"]
+
+#: ``Plan.setup``'s arguments but the model's max_depth and the Python codec:
+#: (cls, fields, ctor_spec, unknown_spec, use_dict, hier_spec)
+PlanSpec = tuple[
+    type, tuple[tuple[Any, ...], ...], tuple[Any, ...], tuple[Any, ...] | None, bool, Any
+]
 
 #: Kind -> the engine's number for it (plan.h's K_* enum).
 KINDS: dict[Kind, int] = {
@@ -69,6 +76,16 @@ _VARINT = {Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.S
 _FLOATS = {Kind.FLOAT: "<f", Kind.DOUBLE: "<d"}
 _I64 = {Kind.FIXED64, Kind.SFIXED64, Kind.DOUBLE}
 _I32 = {Kind.FIXED32, Kind.SFIXED32, Kind.FLOAT}
+CONV_NONE, CONV_CALL, CONV_FLAG, CONV_BYTEARRAY = 0, 1, 2, 3
+CONV_DECIMAL, CONV_UUID_STR, CONV_UUID_BYTES, CONV_DATE = 4, 5, 6, 7
+#: (to_wire, from_wire) -> what convert.c does itself for them (convert.h's CONV_*)
+_CONVERSIONS: dict[tuple[Any, Any], int] = {
+    (None, bytearray): CONV_BYTEARRAY,
+    (_convert.decimal_to_str, _convert.str_to_decimal): CONV_DECIMAL,
+    (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
+    (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
+    (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
+}
 _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
     Kind.DURATION: (encode_duration, decode_duration),
@@ -127,9 +144,6 @@ def unsupported(model: CodecModel, info: ContractInfo) -> str | None:
 
 
 def _field_unsupported(f: FieldInfo) -> str | None:
-    for vt in (f.value, f.key):
-        if vt is not None and (vt.domain is not None or vt.encode_with or vt.decode_with):
-            return "converted type or surrogate"
     if f.label is Label.SINGULAR and not f.required and _enc_mode(f) == ENC_DEFAULT:
         try:
             _default_cmp(f)
@@ -156,6 +170,10 @@ def _enc_mode(f: FieldInfo) -> int:
 def _default_cmp(f: FieldInfo) -> Any:
     """The default a singular scalar is compared with, in the form the engine uses."""
     default = f.default_factory() if f.default_factory is not None else f.default
+    try:
+        default = _converted_default(f.value, default)
+    except Exception as exc:  # the Python codec meets the same error on every encode
+        raise _Unusual(f"default {default!r} does not convert ({exc})") from None
     kind = f.value.kind
     if kind in _FLOATS:
         try:
@@ -213,6 +231,9 @@ class NativeBackend:
         self.plans: dict[type, Plan] = {}
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
+        #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
+        #: data and references (nested plans, classes, functions), no reflection needed
+        self.specs: dict[type, PlanSpec] = {}
 
     def install_entry_points(self, base: type) -> None:
         """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
@@ -272,11 +293,46 @@ class NativeBackend:
             plan.invalidate()
         self.python.pop(cls, None)
         self.reasons.pop(cls, None)
+        self.specs.pop(cls, None)
+
+    # -- ahead-of-time modules (aot.py writes the specs; importing installs them) --
+
+    def plan_for(self, cls: type) -> Plan:
+        """``cls``'s plan, set up or not yet (an ahead-of-time module's plans refer to
+        each other before all are set up; a plan meeting one not ready hands over)."""
+        plan = self.plans.get(cls)
+        if plan is None:
+            plan = self.plans[cls] = self._engine.Plan()
+        return plan
+
+    def install_ahead(
+        self,
+        codec: Codec,
+        encode: Callable[[Any], bytes],
+        decode: Callable[..., Any],
+        written: tuple[PlanSpec, int] | str,
+    ) -> None:
+        """Install the plan an ahead-of-time module carries for ``codec``: its spec and
+        the max_depth its Python codec was generated with (a str: why the writing model
+        kept the Python codec), with no reflection over the class."""
+        cls = codec.cls
+        self.python[cls] = (encode, decode)
+        if isinstance(written, str):
+            self.reasons[cls] = written
+            return
+        spec, max_depth = written
+        if spec[0] is not cls:
+            raise ValueError(f"the plan of {spec[0]!r} given for {cls!r}")
+        self.plan_for(cls).setup(*spec[:5], max_depth, encode, decode, spec[5])
+        self.specs[cls] = spec
+        self.reasons.pop(cls, None)
+        codec.encode = self.plans[cls].encode
+        codec.decode = self.plans[cls].decode
 
     def explain(self, cls: type) -> str:
         """``"native"``, or ``"python: <why>"`` for a contract that keeps its Python codec."""
         self.model._compiled_codec(cls)
-        if cls in self.plans:
+        if cls in self.plans and self.plans[cls].ready:
             return "native"
         return f"python: {self.reasons.get(cls, 'not a contract the model compiled')}"
 
@@ -327,17 +383,16 @@ class NativeBackend:
         fields = tuple(self._field(f, groups.get(_oneof_key(f), 0)) for f in slots)
         index = {f.name: i for i, f in enumerate(slots)}
         hier = self._hier_spec(cls, levels, own, index)
-        plan.setup(
+        spec: PlanSpec = (
             cls,
             fields,
             hier[3][hier[0]][10] if not flat else _ctor_spec(info),
             _unknown_spec(cls, info) if flat else None,
             _reads_dict(cls, info),
-            self.model.max_depth,
-            py_encode,
-            py_decode,
             hier,
         )
+        self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
+        plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5])
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan
@@ -428,7 +483,33 @@ class NativeBackend:
             helpers = _TIME_HELPERS[vt.kind]
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
         kind = GROUP_KIND if group else KINDS[vt.kind]
-        return (kind, sub, native, members, plain, vt.closed, *helpers, zero)
+        return (kind, sub, native, members, plain, vt.closed, *helpers, zero, *conversion(vt))
+
+
+def conversion(vt: ValueType) -> tuple[int, Any, Any, Any]:
+    """``(conv, to_wire, from_wire, domain)``: how a value that travels as another kind is
+    converted (convert.c).  The converters are the ones the generated codec calls; the
+    code names the types whose conversion the engine does itself (str() of an exact
+    Decimal, a date's day number, ...)."""
+    if vt.encode_with is None and vt.decode_with is None:
+        return (CONV_NONE, None, None, None)
+    if vt.kind is Kind.ENUM:  # IntFlag: any combination of flags is a value
+        return (CONV_FLAG, vt.encode_with, vt.decode_with, None)
+    code = _CONVERSIONS.get((vt.encode_with, vt.decode_with), CONV_CALL)
+    if code == CONV_BYTEARRAY and vt.domain is not bytearray:
+        code = CONV_CALL
+    return (code, vt.encode_with, vt.decode_with, vt.domain)
+
+
+def _converted_default(vt: ValueType, default: Any) -> Any:
+    """A converted scalar's default in the form encode compares with: its wire form
+    (``to_wire(default)``, as the generated encoder compares), or for a bytearray
+    (compared as it is) its bytes."""
+    if vt.encode_with is not None and vt.domain is not None:
+        return vt.encode_with(default)
+    if vt.domain is bytearray and type(default) in (bytes, bytearray):
+        return bytes(default)
+    return default
 
 
 class _NativeList:

@@ -86,6 +86,7 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
         lambda: model.deserialize(tasks_of, leaves_bytes),
         lambda: model.serialize(leaves, type=tasks_of),
     ]
+    ops += _converted_ops(model)
     for bad in bad_values:
         ops.append(lambda bad=bad: model.serialize(bad))
     for data in hier_garbled:
@@ -101,6 +102,45 @@ def workload(model: pa.TypeModel) -> Callable[[], None]:
                 op()
 
     return cycle
+
+
+def _converted_ops(model: pa.TypeModel) -> list[Callable[[], Any]]:
+    """Converted types and surrogates, natively: valid round trips, values the converters
+    refuse, wire values that do not convert (each of those hands over to Python)."""
+    import decimal
+    import uuid
+
+    from tests.test_native_convert import Converted, Perm, Point, Required, Surrogates
+
+    day = datetime.date(2024, 2, 29)
+    conv = Converted(
+        decimal.Decimal("-1.25"), decimal.Decimal("NaN"), uuid.UUID(int=7), uuid.UUID(int=9),
+        day, day, bytearray(b"ab"), Perm(5), [decimal.Decimal("1E+3")], [day, day],
+        [Perm.R, Perm(64)], [uuid.UUID(int=1)], {uuid.UUID(int=2): decimal.Decimal("0.5")},
+        {day: bytearray(b"x")}, [bytearray()], frozenset([day]),
+    )  # fmt: skip
+    sur = Surrogates(
+        Point(1, -2, "p"), Point(3, 4), [Point(5, 6)], {"k": Point(7, 8)}, 5, "t",
+        {"a": [1.0, None, "x"]}, {"s": True}, conv,
+    )  # fmt: skip
+    conv_bytes, sur_bytes = model.serialize(conv), model.serialize(sur)
+    refused = model.serialize(Surrogates(Point(1, 2, "refuse")))
+    bad_wire = [b"\x0a\x03abc", b"\x1a\x04abcd", b"\x22\x03abc", b"\x28\xff\xff\xff\xff\x0f"]
+    return [
+        lambda: model.deserialize(Converted, model.serialize(conv)),
+        lambda: model.deserialize(Converted, conv_bytes),
+        lambda: model.deserialize(Surrogates, model.serialize(sur)),
+        lambda: model.deserialize(Surrogates, sur_bytes),
+        lambda: model.deserialize(Surrogates, refused),
+        lambda: model.deserialize(Surrogates, b""),
+        lambda: model.serialize(Converted(price=1.5)),  # type: ignore[arg-type]
+        lambda: model.serialize(Required(None, day)),  # type: ignore[arg-type]
+        lambda: model.serialize(Surrogates(Point(2**40, 0))),
+        lambda: model.deserialize(Point, model.serialize(Point(1, 2))),
+        *(lambda data=data: model.deserialize(Converted, data) for data in bad_wire),
+        lambda: model.deserialize(Converted, conv_bytes[:-3]),
+        lambda: model.deserialize(Surrogates, sur_bytes[:-2]),
+    ]
 
 
 def _rss_kb() -> int:

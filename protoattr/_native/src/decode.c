@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "wire.h"
 #include "timefmt.h"
+#include "convert.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
@@ -44,7 +45,16 @@ static PyObject *call_back_decode(Ctx *c, PyObject *codec, const unsigned char *
     return out;
 }
 
+static PyObject *empty_wire_message(Ctx *c, const ValueSpec *vs, Py_ssize_t depth);
+
+/* The value of an absent non-Optional message: an empty one (converted, for a
+ * surrogate: from_surrogate of the empty contract instance). */
 static PyObject *empty_message(Ctx *c, const ValueSpec *vs, Py_ssize_t depth) {
+    PyObject *x = empty_wire_message(c, vs, depth);
+    return vs->conv ? convert_from_wire(c->st, vs, x) : x;
+}
+
+static PyObject *empty_wire_message(Ctx *c, const ValueSpec *vs, Py_ssize_t depth) {
     if (vs->sub_native) {
         Plan *sub = (Plan *)vs->sub;
         const unsigned char *none = (const unsigned char *)"";
@@ -187,8 +197,9 @@ static int read_len(const unsigned char **p, const unsigned char *end,
 
 /* One value of `vs` (its tag already read, wire type checked) at *p. `previous` is
  * the current value for time values (merged by the helper). New reference or NULL. */
-static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
-                            const unsigned char *end, Py_ssize_t depth, PyObject *previous) {
+static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
+                                 const unsigned char *end, Py_ssize_t depth,
+                                 PyObject *previous) {
     int kind = vs->kind;
     int size = fixed_size(kind);
     if (size) {
@@ -255,6 +266,14 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
     default:
         return NULL;
     }
+}
+
+/* read_wire_value, then converted to the user's type where the value travels as
+ * another kind (a Decimal read as a string, a surrogate as its contract). */
+static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
+                            const unsigned char *end, Py_ssize_t depth, PyObject *previous) {
+    PyObject *x = read_wire_value(c, vs, p, end, depth, previous);
+    return vs->conv ? convert_from_wire(c->st, vs, x) : x;
 }
 
 /* Skip the value of an unknown field (a group counts depth from `depth`, the

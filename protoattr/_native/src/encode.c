@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "wire.h"
 #include "timefmt.h"
+#include "convert.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
@@ -155,12 +156,28 @@ static int int_payload(EngineState *st, const ValueSpec *vs, PyObject *v, uint64
     }
 }
 
+/* The content of an exact bytes or bytearray (both are written as they are). */
+static int bytes_like(PyObject *v, const char **s, Py_ssize_t *n) {
+    if (PyBytes_CheckExact(v)) {
+        *s = PyBytes_AS_STRING(v);
+        *n = PyBytes_GET_SIZE(v);
+        return 0;
+    }
+    if (PyByteArray_CheckExact(v)) {
+        *s = PyByteArray_AS_STRING(v);
+        *n = PyByteArray_GET_SIZE(v);
+        return 0;
+    }
+    return -1;
+}
+
 static int is_varint_kind(int kind) {
     return kind <= K_SINT64 || kind == K_BOOL || kind == K_ENUM;
 }
 
-/* The value of `v` without its tag (packed runs and after a tag). */
-static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b, int depth) {
+/* The value `v` of the wire kind without its tag (converted already). */
+static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b,
+                              int depth) {
     int kind = vs->kind;
     if (is_varint_kind(kind)) {
         uint64_t x;
@@ -215,15 +232,13 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
         return 0;
     }
     case K_BYTES: {
-        if (!PyBytes_CheckExact(v)) {
-            return -1;
-        }
-        Py_ssize_t n = PyBytes_GET_SIZE(v);
-        if (buf_reserve(b, n + 10) < 0) {
+        const char *s;
+        Py_ssize_t n;
+        if (bytes_like(v, &s, &n) < 0 || buf_reserve(b, n + 10) < 0) {
             return -1;
         }
         buf_put_varint_unchecked(b, (uint64_t)n);
-        memcpy(b->data + b->len, PyBytes_AS_STRING(v), (size_t)n);
+        memcpy(b->data + b->len, s, (size_t)n);
         b->len += n;
         return 0;
     }
@@ -287,6 +302,21 @@ static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf 
     default:
         return -1;
     }
+}
+
+/* The value of `v` without its tag (packed runs and after a tag): converted first when
+ * it travels as another kind (a Decimal as its string, a surrogate as its contract). */
+static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b, int depth) {
+    if (!convert_encodes(vs)) {
+        return write_wire_payload(st, vs, v, b, depth);
+    }
+    PyObject *w = convert_to_wire(st, vs, v);
+    if (w == NULL) {
+        return -1;
+    }
+    int r = write_wire_payload(st, vs, w, b, depth);
+    Py_DECREF(w);
+    return r;
 }
 
 static inline int write_tag(Buf *b, const unsigned char *tag, int taglen) {
@@ -362,17 +392,44 @@ static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
                || memcmp(s, PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
     }
     case K_BYTES: {
-        if (!PyBytes_CheckExact(v)) return -1;
-        Py_ssize_t n = PyBytes_GET_SIZE(v);
+        const char *s;
+        Py_ssize_t n;
+        if (bytes_like(v, &s, &n) < 0) return -1;
         return n != PyBytes_GET_SIZE(f->def_obj)
-               || memcmp(PyBytes_AS_STRING(v), PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
+               || memcmp(s, PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
     }
     default:
         return -1;
     }
 }
 
+/* A singular converted scalar (Decimal, UUID, date): converted first, then compared
+ * with its default in wire form, as the generated encoder does (Decimal('0.0') is not
+ * '0'); written unless equal. */
+static int encode_converted_default(EngineState *st, const Field *f, PyObject *v, Buf *b,
+                                    int depth) {
+    PyObject *w = convert_to_wire(st, &f->value, v);
+    if (w == NULL) {
+        return -1;
+    }
+    int r = differs_from_default(st, f, w);
+    if (r > 0) {
+        r = write_tag(b, f->tag, f->taglen);
+        if (r == 0) {
+            r = write_wire_payload(st, &f->value, w, b, depth);
+        }
+    }
+    Py_DECREF(w);
+    return r;
+}
+
 static int encode_repeated(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+    if (PyAnySet_CheckExact(v)) {  /* a set field: its items in iteration order, as Python */
+        PyObject *items = PySequence_List(v);
+        int r = items == NULL ? -1 : encode_repeated(st, f, items, b, depth);
+        Py_XDECREF(items);
+        return r;
+    }
     if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) {
         return -1;  /* sets, generators, ...: Python iterates them */
     }
@@ -463,6 +520,7 @@ int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth
         }
         break;
     case ENC_DEFAULT: {
+        if (convert_encodes(&f->value)) return encode_converted_default(st, f, v, b, depth);
         int d = differs_from_default(st, f, v);
         if (d <= 0) {
             return d;
@@ -470,6 +528,7 @@ int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth
         break;
     }
     default:
+        if (v == Py_None && f->value.conv) return -1;  /* required, None: Python refuses it */
         break;
     }
     return write_value(st, &f->value, f->tag, f->taglen, v, b, depth);

@@ -1,6 +1,7 @@
 /* The Plan type: setup from plan.py's tuples, the encode/decode entry points
  * Python calls, and the Python fallback behind them. */
 #include "engine.h"
+#include "convert.h"
 
 #include <structmember.h>
 
@@ -24,6 +25,7 @@ static void value_clear(ValueSpec *v) {
     Py_CLEAR(v->helper_encode);
     Py_CLEAR(v->helper_decode);
     Py_CLEAR(v->zero);
+    convert_clear(v);
 }
 
 static int value_traverse(ValueSpec *v, visitproc visit, void *arg) {
@@ -32,7 +34,7 @@ static int value_traverse(ValueSpec *v, visitproc visit, void *arg) {
     Py_VISIT(v->helper_encode);
     Py_VISIT(v->helper_decode);
     Py_VISIT(v->zero);
-    return 0;
+    return convert_traverse(v, visit, arg);
 }
 
 static PyObject *none_to_null(PyObject *o) {
@@ -45,9 +47,9 @@ static PyObject *none_to_null(PyObject *o) {
 
 static int value_setup(ValueSpec *v, PyObject *spec) {
     /* (kind, sub, sub_native, enum_members, enum_plain, closed, helper_encode,
-     *  helper_decode, zero) */
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 9) {
-        PyErr_SetString(PyExc_TypeError, "plan: a value spec is a 9-tuple");
+     *  helper_decode, zero, conv, to_wire, from_wire, domain) */
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 13) {
+        PyErr_SetString(PyExc_TypeError, "plan: a value spec is a 13-tuple");
         return -1;
     }
     v->kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
@@ -68,6 +70,9 @@ static int value_setup(ValueSpec *v, PyObject *spec) {
     v->helper_encode = none_to_null(PyTuple_GET_ITEM(spec, 6));
     v->helper_decode = none_to_null(PyTuple_GET_ITEM(spec, 7));
     v->zero = none_to_null(PyTuple_GET_ITEM(spec, 8));
+    if (convert_setup(v, spec, 9) < 0) {
+        return -1;
+    }
     if (v->kind == K_MESSAGE && v->sub == NULL) {
         PyErr_SetString(PyExc_ValueError, "plan: a message value needs its plan or codec");
         return -1;

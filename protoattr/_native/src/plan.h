@@ -47,6 +47,12 @@ typedef struct {
     PyObject *helper_encode;  /* TIMESTAMP/DURATION: value -> body bytes */
     PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value */
     PyObject *zero;           /* the value of a map entry without this part */
+    /* converted types and surrogates (convert.c): the value travels as `kind` */
+    int conv;                 /* CONV_*: 0 = none */
+    PyObject *to_wire;        /* the user's value -> the wire kind's value, or NULL */
+    PyObject *from_wire;      /* the wire kind's value -> the user's value, or NULL */
+    PyObject *domain;         /* the user's type (Decimal, UUID, ...), or NULL */
+    PyObject *conv_aux;       /* UUID as bytes: the keyword names ("bytes",) */
 } ValueSpec;
 
 typedef struct {

@@ -14,7 +14,7 @@
 #define MAX_DURATION 315576000000LL
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
-static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
     int64_t yoe = y - era * 400;
@@ -23,7 +23,7 @@ static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
     return era * 146097 + doe - 719468;
 }
 
-static void civil_from_days(int64_t z, int *year, int *month, int *day) {
+void civil_from_days(int64_t z, int *year, int *month, int *day) {
     z += 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
     int64_t doe = z - era * 146097;

@@ -18,4 +18,8 @@ int time_encode(PyDateTime_CAPI *api, int kind_is_timestamp, PyObject *v, Buf *b
 PyObject *time_decode(PyDateTime_CAPI *api, int kind_is_timestamp, const unsigned char *p,
                       const unsigned char *end, int *taken);
 
+/* Days since 1970-01-01 of a proleptic Gregorian date, and back (also used by convert.c). */
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d);
+void civil_from_days(int64_t z, int *year, int *month, int *day);
+
 #endif
