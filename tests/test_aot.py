@@ -153,7 +153,7 @@ def test_the_bytecode_is_written_with_the_module(tmp_path: Path) -> None:
     assert f"# code object from '{pyc}'" in done.stderr  # unmarshalled, not compiled
 
 
-NATIVE_MODELS = '''
+NATIVE_MODELS = """
 import datetime
 import enum
 import uuid
@@ -221,7 +221,7 @@ class Order:
     lines: list["Order"] = field(8, default_factory=list)
     shapes: dict[str, Shape] = field(9, default_factory=dict)
     score: float = field(10, default=float("nan"))
-'''
+"""
 
 NATIVE_USE = """
 import datetime, uuid
@@ -265,8 +265,7 @@ def test_import_installs_native_plans_without_reflection(tmp_path: Path) -> None
     env_native = {"PROTOATTR_BACKEND": "native"}
     done = run(
         tmp_path,
-        f"import os; os.environ.update({env_native!r})\n"
-        + "import protoattr as pa, models\n"
+        f"import os; os.environ.update({env_native!r})\n" + "import protoattr as pa, models\n"
         "pa.default_model.add(models.Order)\n"
         "pa.default_model.write_module('models_codecs.py')\n",
     )
@@ -279,8 +278,10 @@ def test_import_installs_native_plans_without_reflection(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     python = run(
         tmp_path,
-        "import os; os.environ['PROTOATTR_BACKEND'] = 'python'\n" + NATIVE_USE.split("m = ")[0]
-        + "order = " + NATIVE_USE.split("order = ")[1].split("data = ")[0]
+        "import os; os.environ['PROTOATTR_BACKEND'] = 'python'\n"
+        + NATIVE_USE.split("m = ")[0]
+        + "order = "
+        + NATIVE_USE.split("order = ")[1].split("data = ")[0]
         + "print(pa.serialize(order).hex())\n",
     )
     assert python.returncode == 0, python.stderr

@@ -26,6 +26,7 @@ import protoattr as pa
 import protoattr._native as native
 from protoattr import field, proto_contract
 from tests.contracts import assert_same
+from tests.garble import garble
 from tests.test_random_contracts import build_classes, schemas, values_for
 
 needs_engine = pytest.mark.skipif(not native.available(), reason="C engine not built")
@@ -207,24 +208,6 @@ def _same(native_out: tuple[str, Any], python_out: tuple[str, Any]) -> None:
         assert native_out[1] == python_out[1]
 
 
-def _garble(data: bytes, rnd: random.Random) -> bytes:
-    b = bytearray(data)
-    for _ in range(rnd.randint(1, 3)):
-        action = rnd.randrange(5)
-        if action == 0 and b:
-            b[rnd.randrange(len(b))] = rnd.randrange(256)
-        elif action == 1 and b:
-            del b[rnd.randrange(len(b)) :]
-        elif action == 2:
-            at = rnd.randrange(len(b) + 1)
-            b[at:at] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 4)))
-        elif action == 3 and b:
-            b[rnd.randrange(len(b))] ^= 0x80
-        else:
-            b += bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 6)))
-    return bytes(b)
-
-
 JUNK = st.one_of(
     st.none(),
     st.integers(-(2**70), 2**70),
@@ -261,7 +244,7 @@ def test_native_and_python_agree_on_random_contracts(data: st.DataObject) -> Non
             _same(_outcome(nat.deserialize, cls, encoded), _outcome(PY.deserialize, cls, encoded))
             assert _fallbacks(nat) == before, "valid values must not need the Python codec"
             for _ in range(8):
-                bad = _garble(encoded, rnd)
+                bad = garble(encoded, rnd)
                 _same(_outcome(nat.deserialize, cls, bad), _outcome(PY.deserialize, cls, bad))
             names = (
                 [f.name for f in dataclasses.fields(cls)]

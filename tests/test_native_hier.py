@@ -26,8 +26,9 @@ import protoattr._native as native
 from protoattr import field, proto_contract
 from tests.contracts import assert_same
 from tests.contracts3 import Circle, Cube, Drawing, Shape, Square
+from tests.garble import garble
 from tests.test_groups import G, Holder, Item
-from tests.test_native import _fallbacks, _garble, _outcome, _same
+from tests.test_native import _fallbacks, _outcome, _same
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="C engine not built")
 
@@ -274,7 +275,7 @@ def test_random_hierarchies_native_equals_python(data: st.DataObject) -> None:
             assert got[0] == "ok"
         assert _fallbacks(nat) == before, "valid data must not need the Python codec"
         for _ in range(8):
-            bad = _garble(encoded, rnd)
+            bad = garble(encoded, rnd)
             for cls in [*targets, rnd.choice(h.classes)]:
                 _agree(nat, py, cls, bad)
 
@@ -301,7 +302,7 @@ def test_random_merges_native_equals_python(data: st.DataObject) -> None:
         twice = py.serialize(target) + encoded
         cls = type(target) if kind == "holders" else h.classes[0]
         _agree(nat, py, cls, twice)
-        bad = _garble(encoded, rnd)
+        bad = garble(encoded, rnd)
         _same(
             _outcome(nat.merge, copy.deepcopy(target), bad),
             _outcome(py.merge, copy.deepcopy(target), bad),

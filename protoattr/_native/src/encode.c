@@ -254,25 +254,17 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
             }
             return buf_close(b, at);
         }
-        /* a contract the engine does not run: its codec's encode, called back */
-        PyObject *enc = PyObject_GetAttr(vs->sub, st->str_encode);
-        if (enc == NULL) {
-            return -1;
-        }
-        PyObject *body = PyObject_CallOneArg(enc, v);
-        Py_DECREF(enc);
+        PyObject *body = encode_callback(st, vs, v);
         if (body == NULL) {
             return -1;
         }
         int r = -1;
-        if (PyBytes_CheckExact(body)) {
-            Py_ssize_t n = PyBytes_GET_SIZE(body);
-            if (buf_reserve(b, n + 10) == 0) {
-                buf_put_varint_unchecked(b, (uint64_t)n);
-                memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
-                b->len += n;
-                r = 0;
-            }
+        Py_ssize_t n = PyBytes_GET_SIZE(body);
+        if (buf_reserve(b, n + 10) == 0) {
+            buf_put_varint_unchecked(b, (uint64_t)n);
+            memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
+            b->len += n;
+            r = 0;
         }
         Py_DECREF(body);
         return r;
@@ -497,6 +489,21 @@ static int encode_map(EngineState *st, const Field *f, PyObject *v, Buf *b, int 
         }
     }
     return 0;
+}
+
+/* The bytes of `v` encoded by the codec of a contract the engine does not run
+ * (its encode, called back): a new reference to exact bytes, or NULL. */
+PyObject *encode_callback(EngineState *st, const ValueSpec *vs, PyObject *v) {
+    PyObject *enc = PyObject_GetAttr(vs->sub, st->str_encode);
+    if (enc == NULL) {
+        return NULL;
+    }
+    PyObject *body = PyObject_CallOneArg(enc, v);
+    Py_DECREF(enc);
+    if (body != NULL && !PyBytes_CheckExact(body)) {
+        Py_CLEAR(body);
+    }
+    return body;
 }
 
 int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {

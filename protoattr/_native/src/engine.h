@@ -30,6 +30,9 @@ typedef struct {
  * becomes K_MESSAGE with wire type WT_SGROUP; not a K_* enum member). */
 #define K_GROUP_SPEC 64
 
+/* plan.c */
+Py_ssize_t *plan_index_array(PyObject *seq, Py_ssize_t limit, Py_ssize_t *count);
+
 /* decode.c */
 PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
                          Py_ssize_t depth);
@@ -43,6 +46,7 @@ int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth);
 /* encode.c */
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
 int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth);
+PyObject *encode_callback(EngineState *st, const ValueSpec *vs, PyObject *v);
 
 /* hier.c: hierarchies and merges */
 int hier_setup(Plan *plan, PyObject *spec);

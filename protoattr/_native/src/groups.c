@@ -92,19 +92,11 @@ int write_group(EngineState *st, const ValueSpec *vs, const unsigned char *tag, 
             return -1;
         }
     } else {
-        /* a contract the engine does not run: its codec's encode, called back */
-        PyObject *enc = PyObject_GetAttr(vs->sub, st->str_encode);
-        if (enc == NULL) {
-            return -1;
-        }
-        PyObject *body = PyObject_CallOneArg(enc, v);
-        Py_DECREF(enc);
+        PyObject *body = encode_callback(st, vs, v);
         if (body == NULL) {
             return -1;
         }
-        int r = PyBytes_CheckExact(body)
-                    ? buf_write(b, PyBytes_AS_STRING(body), PyBytes_GET_SIZE(body))
-                    : -1;
+        int r = buf_write(b, PyBytes_AS_STRING(body), PyBytes_GET_SIZE(body));
         Py_DECREF(body);
         if (r < 0) {
             return -1;

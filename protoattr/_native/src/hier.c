@@ -21,32 +21,6 @@
 
 /* -- setup ---------------------------------------------------------------- */
 
-static Py_ssize_t *indices(PyObject *seq, Py_ssize_t limit, Py_ssize_t *count) {
-    if (!PyTuple_Check(seq)) {
-        PyErr_SetString(PyExc_TypeError, "plan: level index lists are tuples");
-        return NULL;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    Py_ssize_t *out = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
-    if (out == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t v = PyLong_AsSsize_t(PyTuple_GET_ITEM(seq, i));
-        if (v < 0 || v >= limit) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_ValueError, "plan: level index out of range");
-            }
-            PyMem_Free(out);
-            return NULL;
-        }
-        out[i] = v;
-    }
-    *count = n;
-    return out;
-}
-
 static PyObject *ref_or_null(PyObject *o) {
     if (o == Py_None) {
         return NULL;
@@ -102,11 +76,11 @@ static int level_setup(Plan *plan, Hier *h, Py_ssize_t index, PyObject *spec) {
         PyErr_SetString(PyExc_ValueError, "plan: a subtype level needs its tag");
         return -1;
     }
-    l->slots = indices(PyTuple_GET_ITEM(spec, 4), plan->nfields, &l->nslots);
+    l->slots = plan_index_array(PyTuple_GET_ITEM(spec, 4), plan->nfields, &l->nslots);
     if (l->slots == NULL) {
         return -1;
     }
-    l->children = indices(PyTuple_GET_ITEM(spec, 5), h->nlevels, &l->nchildren);
+    l->children = plan_index_array(PyTuple_GET_ITEM(spec, 5), h->nlevels, &l->nchildren);
     if (l->children == NULL) {
         return -1;
     }
@@ -122,7 +96,7 @@ static int level_setup(Plan *plan, Hier *h, Py_ssize_t index, PyObject *spec) {
     l->construct_new = PyObject_IsTrue(PyTuple_GET_ITEM(ctor, 0));
     l->ctor = PyTuple_GET_ITEM(ctor, 1);
     Py_INCREF(l->ctor);
-    l->call = indices(PyTuple_GET_ITEM(ctor, 2), plan->nfields, &l->ncall);
+    l->call = plan_index_array(PyTuple_GET_ITEM(ctor, 2), plan->nfields, &l->ncall);
     if (l->call == NULL) {
         return -1;
     }
@@ -135,7 +109,7 @@ static int level_setup(Plan *plan, Hier *h, Py_ssize_t index, PyObject *spec) {
         }
         return -1;
     }
-    l->late = indices(PyTuple_GET_ITEM(ctor, 5), plan->nfields, &l->nlate);
+    l->late = plan_index_array(PyTuple_GET_ITEM(ctor, 5), plan->nfields, &l->nlate);
     if (l->late == NULL) {
         return -1;
     }

@@ -243,9 +243,10 @@ static void plan_release(Plan *self) {
     hier_free(self);
 }
 
-static Py_ssize_t *index_array(PyObject *seq, Py_ssize_t nfields, Py_ssize_t *count) {
+/* A tuple of indices below `limit` as a C array (PyMem; *count its length). */
+Py_ssize_t *plan_index_array(PyObject *seq, Py_ssize_t limit, Py_ssize_t *count) {
     if (!PyTuple_Check(seq)) {
-        PyErr_SetString(PyExc_TypeError, "plan: field index lists are tuples");
+        PyErr_SetString(PyExc_TypeError, "plan: index lists are tuples");
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
@@ -256,9 +257,9 @@ static Py_ssize_t *index_array(PyObject *seq, Py_ssize_t nfields, Py_ssize_t *co
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t v = PyLong_AsSsize_t(PyTuple_GET_ITEM(seq, i));
-        if (v < 0 || v >= nfields) {
+        if (v < 0 || v >= limit) {
             if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_ValueError, "plan: field index out of range");
+                PyErr_SetString(PyExc_ValueError, "plan: index out of range");
             }
             PyMem_Free(out);
             return NULL;
@@ -320,7 +321,7 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
     self->construct_new = PyObject_IsTrue(PyTuple_GET_ITEM(ctor_spec, 0));
     self->ctor = PyTuple_GET_ITEM(ctor_spec, 1);
     Py_INCREF(self->ctor);
-    self->call_fields = index_array(PyTuple_GET_ITEM(ctor_spec, 2), n, &self->ncall);
+    self->call_fields = plan_index_array(PyTuple_GET_ITEM(ctor_spec, 2), n, &self->ncall);
     if (self->call_fields == NULL) {
         goto fail;
     }
@@ -337,7 +338,7 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "plan: keyword names do not match the arguments");
         goto fail;
     }
-    self->late_fields = index_array(PyTuple_GET_ITEM(ctor_spec, 5), n, &self->nlate);
+    self->late_fields = plan_index_array(PyTuple_GET_ITEM(ctor_spec, 5), n, &self->nlate);
     if (self->late_fields == NULL) {
         goto fail;
     }
