@@ -78,7 +78,7 @@ for t in "${targets[@]}"; do
   set -e
   grep -E "^(INFO: - engine|INFO: Loaded .* modules|stat::number_of_executed_units|stat::new_units_added)" \
     "$log" || true
-  grep -E "^#[0-9]+ +DONE" "$log" | tail -1 || true
+  grep -E "^#[0-9]+[[:space:]]+DONE" "$log" | tail -1 || true
   if [ "$status" -ne 0 ]; then
     echo "FAILED: $t (exit $status), the end of $log:"
     tail -40 "$log"

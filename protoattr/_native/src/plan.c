@@ -274,6 +274,16 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "plan: cls must be a class");
         return NULL;
     }
+    if (self->cls != NULL) {
+        /* once only: a call running this plan (a callback of it may be what called
+         * setup) reads its fields and nested plans without holding them */
+        PyErr_SetString(PyExc_RuntimeError, "plan: set up already");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(fields) > INT16_MAX) {
+        PyErr_SetString(PyExc_ValueError, "plan: more fields than the engine indexes");
+        return NULL;
+    }
     plan_release(self);
     Py_INCREF(cls);
     self->cls = cls;
@@ -358,6 +368,19 @@ static PyObject *plan_invalidate(Plan *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The engine declined or failed: 1 when the Python codec is to run (it gives the
+ * result, or the exact error), with no exception left set; 0 when the pending
+ * exception must propagate as it is: a KeyboardInterrupt, SystemExit or other
+ * BaseException that is not an Exception is not about the data, and running the
+ * codec again would lose it. */
+static int may_fall_back(void) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return 0;
+    }
+    PyErr_Clear();
+    return 1;
+}
+
 /* Plan.encode(obj) -> bytes: the message body, exactly as the Python codec writes it. */
 static PyObject *plan_encode(Plan *self, PyObject *obj) {
     if (self->ready && !self->invalid) {
@@ -366,7 +389,9 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
         if (out != NULL) {
             return out;
         }
-        PyErr_Clear();
+        if (!may_fall_back()) {
+            return NULL;
+        }
     }
     self->fallbacks++;
     if (self->py_encode == NULL) {
@@ -410,6 +435,9 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
             if (out != NULL) {
                 return out;
             }
+            if (!may_fall_back()) {
+                return NULL;
+            }
         }
         PyErr_Clear();
     }
@@ -441,7 +469,9 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
         if (out != NULL) {
             return out;
         }
-        PyErr_Clear();
+        if (!may_fall_back()) {
+            return NULL;
+        }
     }
     self->fallbacks++;
     return PyObject_CallOneArg(self->list_encode, items);
@@ -471,6 +501,9 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
             }
             if (out != NULL) {
                 return out;
+            }
+            if (!may_fall_back()) {
+                return NULL;
             }
         }
         PyErr_Clear();

@@ -1,0 +1,138 @@
+"""Regression tests for the C engine's safety review (issue 12, "Never crash, never leak").
+
+Each test pins one finding of the review of protoattr/_native/src: what the
+engine did before the fix is in the test's docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+import protoattr as pa
+import protoattr._native as native
+from protoattr import field, proto_contract
+from tests.test_native import Holder, Leaf
+
+needs_engine = pytest.mark.skipif(not native.available(), reason="C engine not built")
+
+BACKENDS = ["python", pytest.param("native", marks=needs_engine)]
+
+
+@proto_contract
+@dataclass
+class Trips:
+    """``__post_init__`` raises KeyboardInterrupt on its first call only (a Ctrl-C
+    that arrives while the object is built)."""
+
+    name: str = field(1, default="")
+
+    armed = [True]
+
+    def __post_init__(self) -> None:
+        if self.armed[0]:
+            self.armed[0] = False
+            raise KeyboardInterrupt
+
+
+class FlakyLeaf(Leaf):
+    """A Leaf whose ``n`` raises KeyboardInterrupt the first time it is read."""
+
+    armed = [True]
+
+    @property  # type: ignore[override]
+    def n(self) -> int:
+        if self.armed[0]:
+            self.armed[0] = False
+            raise KeyboardInterrupt
+        return self._n
+
+    @n.setter
+    def n(self, value: int) -> None:
+        self._n = value
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_keyboard_interrupt_while_decoding_is_not_swallowed(backend: str) -> None:
+    """The engine used to clear any exception and run the Python codec again, which
+    built the object a second time and returned it: the Ctrl-C was lost."""
+    model = pa.TypeModel(backend=backend)
+    data = b"\x0a\x01x"  # Trips("x")
+    Trips.armed[0] = True
+    with pytest.raises(KeyboardInterrupt):
+        model.deserialize(Trips, data)
+    assert model.deserialize(Trips, data) == Trips("x")  # disarmed: decodes
+    Trips.armed[0] = True
+    with pytest.raises(KeyboardInterrupt):
+        model.deserialize(list[Trips], b"\x0a\x03" + data)  # the engine's list loop
+    assert model.deserialize(list[Trips], b"\x0a\x03" + data) == [Trips("x")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_keyboard_interrupt_while_encoding_is_not_swallowed(backend: str) -> None:
+    """Same on encode: the attribute read raised, the engine fell back, the Python
+    codec read the attribute again and returned bytes."""
+    model = pa.TypeModel(backend=backend)
+    want = pa.TypeModel(backend="python").serialize(Holder(Leaf("x", 3)))
+    FlakyLeaf.armed[0] = False
+    obj = Holder(FlakyLeaf("x", 3))
+    assert model.serialize(obj) == want
+    FlakyLeaf.armed[0] = True
+    with pytest.raises(KeyboardInterrupt):
+        model.serialize(obj)
+    FlakyLeaf.armed[0] = True
+    with pytest.raises(KeyboardInterrupt):
+        model.serialize([FlakyLeaf("x", 3)], type=list[Leaf])
+    assert model.serialize(obj) == want
+
+
+def _int_field(i: int, number: int) -> tuple[Any, ...]:
+    """A plan's field spec (plan.py's layout): an int64 ``f{i}`` written always."""
+    from protoattr._native.plan import ABSENT_VALUE, ENC_ALWAYS, INIT_NULL, KINDS
+    from protoattr._types import Kind
+    from protoattr._wire import tag_bytes
+
+    value = (KINDS[Kind.INT64], None, False, None, False, False, None, None, 0)
+    return (f"f{i}", number, 0, False, value, None, tag_bytes(number, 0), tag_bytes(number, 2),
+            ENC_ALWAYS, None, INIT_NULL, None, ABSENT_VALUE, 0, None, 0)  # fmt: skip
+
+
+class Bare:
+    pass
+
+
+def _setup(plan: Any, fields: tuple[Any, ...]) -> None:
+    ctor = (True, object.__new__, (), 0, None, tuple(range(len(fields))))
+    plan.setup(Bare, fields, ctor, None, False, 100, lambda obj: b"", lambda *a: Bare())
+
+
+@needs_engine
+def test_a_plan_is_set_up_once() -> None:
+    """setup() on a plan already set up released its fields and nested plans, which a
+    call running the plan (setup reached from one of its callbacks) still reads."""
+    engine = native.engine()
+    assert engine is not None
+    plan = engine.Plan()
+    _setup(plan, (_int_field(0, 1),))
+    with pytest.raises(RuntimeError, match="set up already"):
+        _setup(plan, (_int_field(0, 2),))
+    obj = plan.decode(b"\x08\x05", 0, 2, 0, None)  # still the first setup's plan
+    assert type(obj) is Bare and obj.f0 == 5
+    assert plan.fallbacks == 0
+
+
+@needs_engine
+def test_a_plan_with_more_fields_than_its_index_is_refused() -> None:
+    """The number -> field index of numbers 1..32 is an int16: a field at index 32768
+    or more wrapped around (to a negative index, or to another field's)."""
+    engine = native.engine()
+    assert engine is not None
+    fields = tuple(_int_field(i, 100 + i) for i in range(2**15)) + (_int_field(2**15, 1),)
+    with pytest.raises(ValueError, match="more fields than the engine indexes"):
+        _setup(engine.Plan(), fields)
+    plan = engine.Plan()
+    _setup(plan, fields[2:])  # 32,767 fields: indexed, number 1 at index 32,766
+    assert getattr(plan.decode(b"\x08\x05", 0, 2, 0, None), f"f{2**15}") == 5
+    assert plan.fallbacks == 0
