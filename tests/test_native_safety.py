@@ -7,7 +7,7 @@ engine did before the fix is in the test's docstring.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -29,7 +29,7 @@ class Trips:
 
     name: str = field(1, default="")
 
-    armed = [True]
+    armed: ClassVar[list[bool]] = [True]
 
     def __post_init__(self) -> None:
         if self.armed[0]:
@@ -40,7 +40,7 @@ class Trips:
 class FlakyLeaf(Leaf):
     """A Leaf whose ``n`` raises KeyboardInterrupt the first time it is read."""
 
-    armed = [True]
+    armed: ClassVar[list[bool]] = [True]
 
     @property  # type: ignore[override]
     def n(self) -> int:
@@ -129,7 +129,7 @@ def test_a_plan_with_more_fields_than_its_index_is_refused() -> None:
     or more wrapped around (to a negative index, or to another field's)."""
     engine = native.engine()
     assert engine is not None
-    fields = tuple(_int_field(i, 100 + i) for i in range(2**15)) + (_int_field(2**15, 1),)
+    fields = (*(_int_field(i, 100 + i) for i in range(2**15)), _int_field(2**15, 1))
     with pytest.raises(ValueError, match="more fields than the engine indexes"):
         _setup(engine.Plan(), fields)
     plan = engine.Plan()
