@@ -103,7 +103,8 @@ _MAX_INSTRUMENTED = 30_000
 def _instrument(atheris: Any, model: Any) -> None:
     """Coverage for the decoder: the wire and runtime helpers and the generated codecs
     (compiled at run time, so no import hook sees them)."""
-    from protoattr import _runtime, _wire
+    from protoattr._core import wire as _wire
+    from protoattr._python import runtime as _runtime
 
     for module in (_runtime, _wire):
         for value in list(vars(module).values()):

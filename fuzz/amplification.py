@@ -27,7 +27,7 @@ SHAPES = {
 
 
 def _len(tag: int, body: bytes) -> bytes:
-    from protoattr._wire import encode_varint
+    from protoattr._core.wire import encode_varint
 
     return encode_varint(tag << 3 | 2) + encode_varint(len(body)) + body
 

@@ -11,20 +11,11 @@ exported here shows its reference.
 import importlib as _importlib
 import typing as _typing
 
-from ._contract import closed_enum, proto_contract
-from ._convert import UUIDBytes
-from ._errors import ContractError, DecodeError, EncodeError, ProtoError
-from ._fields import field, member
-from ._model import TypeModel, default_model
-from ._service import CallContext, rpc, service
-from ._stream import (
-    PrefixStyle,
-    deserialize_items,
-    deserialize_with_length_prefix,
-    serialize_items,
-    serialize_with_length_prefix,
-)
-from ._types import (
+from ._core.contract import closed_enum, proto_contract
+from ._core.convert import UUIDBytes
+from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
+from ._core.fields import field, member
+from ._core.types import (
     fixed32,
     fixed64,
     float32,
@@ -37,10 +28,20 @@ from ._types import (
     uint32,
     uint64,
 )
+from ._service import CallContext, rpc, service
+from ._stream import (
+    PrefixStyle,
+    deserialize_items,
+    deserialize_with_length_prefix,
+    serialize_items,
+    serialize_with_length_prefix,
+)
+from ._typemodel import TypeModel, default_model
+from ._version import __version__
 
 if _typing.TYPE_CHECKING:
     from . import wrappers
-    from ._wkt import (
+    from ._core.wkt import (
         Any,
         Duration,
         Empty,
@@ -62,7 +63,7 @@ _WELL_KNOWN = frozenset(
 def __getattr__(name: str) -> _typing.Any:
     # import_module, not "from . import": that would ask this very __getattr__ again
     if name in _WELL_KNOWN:
-        value = getattr(_importlib.import_module("protoattr._wkt"), name)
+        value = getattr(_importlib.import_module("protoattr._core.wkt"), name)
         globals()[name] = value
         return value
     if name == "wrappers":
@@ -73,8 +74,6 @@ def __getattr__(name: str) -> _typing.Any:
         return _importlib.import_module("protoattr.grpc")
     raise AttributeError(f"module 'protoattr' has no attribute {name!r}")
 
-
-__version__ = "0.1.0"
 
 serialize = default_model.serialize
 deserialize = default_model.deserialize

@@ -44,13 +44,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import __version__
-from ._contract import declared_options, is_contract
-from ._convert import surrogate_for
-from ._errors import ContractError
+from ._core.contract import declared_options, is_contract
+from ._core.convert import surrogate_for
+from ._core.errors import ContractError
+from ._model import codecs as _codecs
+from ._model.codecs import Codec
+from ._version import __version__
 
 if TYPE_CHECKING:
-    from ._model import Codec, TypeModel
+    from ._model.codecs import CodecModel
 
 __all__ = ["fingerprint", "write_module"]
 
@@ -88,10 +90,8 @@ def surrogate(foreign: type, which: str) -> Any:
 class Installer:
     """Installs the codecs of a written module into a model."""
 
-    def __init__(self, model: TypeModel | None, module: str) -> None:
-        from ._model import default_model
-
-        self.model = default_model if model is None else model
+    def __init__(self, model: CodecModel | None, module: str) -> None:
+        self.model = _codecs.default() if model is None else model
         self.module = module
 
     def codec(self, cls: type) -> Codec:
@@ -207,13 +207,11 @@ def _class_expr(cls: type) -> str:
 class _Recipes:
     """Finds an expression that rebuilds each namespace value of a generated codec."""
 
-    def __init__(self, model: TypeModel, cls: type) -> None:
+    def __init__(self, model: CodecModel, cls: type) -> None:
         self.model = model
         self.cls = cls
 
     def __call__(self, name: str, value: Any) -> str:
-        from ._model import Codec
-
         if isinstance(value, Codec):
             return f"_codec({_class_expr(value.cls)})"
         if isinstance(value, type):
@@ -270,21 +268,23 @@ class _Recipes:
         return [c for c in self.cls.__mro__ if is_contract(c)]
 
     def _surrogates(self) -> list[tuple[type, Any]]:
-        from ._convert import _SURROGATES
+        from ._core.convert import _SURROGATES
 
         return list(_SURROGATES.items())
 
 
 def _known_objects() -> dict[int, str]:
     """Objects the generated code uses that have no importable name of their own."""
-    from . import _contract, _runtime, _wire
+    from ._core import contract as _contract
+    from ._core import wire as _wire
+    from ._python import runtime as _runtime
 
-    table = "_ref('protoattr._wire', 'prefix_table')"
+    table = "_ref('protoattr._core.wire', 'prefix_table')"
     tables = {id(t): f"{table}({p!r})" for p, t in _wire.PREFIX_TABLES.items()}
     return tables | {
-        id(_contract.MISSING): "_ref('protoattr._contract', 'MISSING')",
-        id(_runtime.NOT_LISTS): "_ref('protoattr._runtime', 'NOT_LISTS')",
-        id(_runtime.BUDGET): "_ref('protoattr._runtime', 'BUDGET')",
+        id(_contract.MISSING): "_ref('protoattr._core.contract', 'MISSING')",
+        id(_runtime.NOT_LISTS): "_ref('protoattr._python.runtime', 'NOT_LISTS')",
+        id(_runtime.BUDGET): "_ref('protoattr._python.runtime', 'BUDGET')",
         id(object.__setattr__): "object.__setattr__",
         id(object.__new__): "object.__new__",
     }
@@ -308,7 +308,7 @@ def _declared_defaults(cls: type) -> list[tuple[str, str, Any]]:
 # -- writing ----------------------------------------------------------------------
 
 
-def _verify(model: TypeModel, cls: type, namespace: dict[str, Any], exprs: dict[str, str]) -> None:
+def _verify(model: CodecModel, cls: type, namespace: dict[str, Any], exprs: dict[str, str]) -> None:
     """Evaluate every recipe now and check it rebuilds its value."""
     scope = dict(_HEADER_NAMES, _codec=model._codec)
     for name, expr in exprs.items():
@@ -325,11 +325,9 @@ def _verify(model: TypeModel, cls: type, namespace: dict[str, Any], exprs: dict[
             )
 
 
-
-def write_module(model: TypeModel, path: str | Path) -> Path:
+def write_module(model: CodecModel, path: str | Path) -> Path:
     """Write every compiled codec of ``model`` into ``path`` (see the module docstring)."""
-    from ._model import default_model
-
+    default_model = _codecs.default()
     model.compile()
     path = Path(path)
     chunks: list[str] = []

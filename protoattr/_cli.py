@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from ._contract import is_contract
-from ._errors import ProtoError
+from ._core.contract import is_contract
+from ._core.errors import ProtoError
+from ._version import __version__
 
 __all__ = ["main"]
 
@@ -121,15 +121,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from ._model import default_model
-    from ._schema import schema
+    from ._schema.proto import schema
+    from ._typemodel import default_model
 
     module, cls = _target(args.target, need_class=False, services=True)
     classes = [cls] if cls is not None else _contracts_of(module) + _services_of(module)
     if not classes:
         raise CliError(f"module {module.__name__} declares no contracts")
     if args.out_dir is not None:
-        from ._schema import schema_files
+        from ._schema.proto import schema_files
 
         files = schema_files(default_model, classes, syntax=args.syntax, package=args.package)
         for name, text in files.items():
@@ -144,7 +144,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _gen(args: argparse.Namespace) -> int:
-    from ._gen import generate
+    from ._schema.gen import generate
 
     for f in args.files:
         if not args.proto_path and not Path(f).exists():
@@ -159,7 +159,7 @@ def _gen(args: argparse.Namespace) -> int:
 
 
 def _decode(args: argparse.Namespace) -> int:
-    from ._model import default_model
+    from ._typemodel import default_model
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
@@ -180,7 +180,7 @@ def _decode_raw(args: argparse.Namespace) -> int:
 
 
 def _encode(args: argparse.Namespace) -> int:
-    from ._model import default_model
+    from ._typemodel import default_model
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
@@ -192,7 +192,7 @@ def _encode(args: argparse.Namespace) -> int:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from ._model import default_model
+    from ._typemodel import default_model
 
     _import(args.module)
     write = getattr(default_model, "write_module", None)

@@ -9,7 +9,7 @@ levels deep (deeper ones print as strings) and groups nest at most 100 levels.
 
 from __future__ import annotations
 
-from ._errors import DecodeError
+from ._core.errors import DecodeError
 
 __all__ = ["decode_raw", "parse_raw"]
 

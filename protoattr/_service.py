@@ -20,7 +20,7 @@ become PascalCase gRPC names (``get_product`` -> ``GetProduct``) unless
 ``@rpc(name=...)`` says otherwise.
 
 This module only declares; the grpcio glue (servers, clients, status codes)
-is :mod:`protoattr.grpc`, and ``.proto`` export is :mod:`protoattr._schema`.
+is :mod:`protoattr.grpc`, and ``.proto`` export is :mod:`protoattr._schema.proto`.
 Everything is validated when the class is decorated (a forward reference to
 a class defined later, when first used), and errors name ``Class.method``.
 """
@@ -39,8 +39,8 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from ._contract import is_contract
-from ._errors import ContractError
+from ._core.contract import is_contract
+from ._core.errors import ContractError
 
 __all__ = [
     "CallContext",

@@ -35,8 +35,8 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Generic, NoReturn, Protocol, TypeVar
 
-from ._errors import DecodeError, EncodeError
-from ._wire import (
+from ._core.errors import DecodeError, EncodeError
+from ._core.wire import (
     MAX_FIELD_NUMBER,
     WireType,
     decode_tag,
@@ -45,9 +45,10 @@ from ._wire import (
     make_tag,
     tag_bytes,
 )
+from ._model import codecs as _codecs
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
+    from ._model.codecs import CodecModel
 
 __all__ = [
     "PrefixStyle",
@@ -141,13 +142,9 @@ def _check_max_size(max_message_size: int) -> None:
         raise ValueError(f"max_message_size must be >= 0, not {max_message_size}")
 
 
-def _resolve_model(model: TypeModel | None) -> TypeModel:
+def _resolve_model(model: CodecModel | None) -> CodecModel:
     """``None`` means the default model; imported late so the core can import us."""
-    if model is not None:
-        return model
-    from ._model import default_model
-
-    return default_model
+    return _codecs.default() if model is None else model
 
 
 # --------------------------------------------------------------------------- #
@@ -195,7 +192,7 @@ def serialize_with_length_prefix(
     style: PrefixStyle = PrefixStyle.BASE128,
     field_number: int = 0,
     *,
-    model: TypeModel | None = None,
+    model: CodecModel | None = None,
 ) -> None:
     """Write ``obj`` to ``stream`` as one length-prefixed message.
 
@@ -219,7 +216,7 @@ def serialize_items(
     style: PrefixStyle = PrefixStyle.BASE128,
     field_number: int = 0,
     *,
-    model: TypeModel | None = None,
+    model: CodecModel | None = None,
 ) -> int:
     """Write each item of ``iterable`` as a length-prefixed message; return how many.
 
@@ -305,7 +302,7 @@ class _Source:
         """Finish a varint whose first byte (already counted) had its high bit set.
 
         Reads one byte at a time and at most ten in all; decoding them (and
-        the over-long check) is :func:`protoattr._wire.decode_varint`'s job.
+        the over-long check) is :func:`protoattr._core.wire.decode_varint`'s job.
         """
         buf = bytearray(first)
         while len(buf) < 10:
@@ -448,7 +445,7 @@ class _ItemReader(Generic[T]):
         stream: _Readable,
         style: PrefixStyle,
         field_number: int,
-        codec: TypeModel,
+        codec: CodecModel,
         max_message_size: int,
     ) -> None:
         self.src = _Source(stream, _start_offset(stream))
@@ -560,7 +557,7 @@ def deserialize_with_length_prefix(
     style: PrefixStyle = PrefixStyle.BASE128,
     field_number: int = 0,
     *,
-    model: TypeModel | None = None,
+    model: CodecModel | None = None,
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
 ) -> T | None:
     """Read one length-prefixed ``cls`` from ``stream``; ``None`` at a clean end of stream.
@@ -592,7 +589,7 @@ def deserialize_items(
     style: PrefixStyle = PrefixStyle.BASE128,
     field_number: int = 0,
     *,
-    model: TypeModel | None = None,
+    model: CodecModel | None = None,
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
 ) -> Iterator[T]:
     """Lazily yield every length-prefixed ``cls`` in ``stream`` until it ends cleanly.
@@ -618,7 +615,7 @@ def _iter_items(
     stream: _Readable,
     style: PrefixStyle,
     field_number: int,
-    codec: TypeModel,
+    codec: CodecModel,
     max_message_size: int,
 ) -> Iterator[T]:
     # A separate generator so that deserialize_items validates eagerly; the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from ._wkt import WRAPPER_MARKERS as _M
+from ._core.wkt import WRAPPER_MARKERS as _M
 
 __all__ = [
     "BoolValue",

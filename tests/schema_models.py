@@ -1,6 +1,6 @@
 """Contracts for the schema export, ``gen`` and CLI tests, with sample values.
 
-Between them they use every feature :func:`protoattr._schema.schema` maps:
+Between them they use every feature :func:`protoattr._schema.proto.schema` maps:
 every scalar kind, enums (with and without a zero member, open and closed,
 an ``IntFlag``), nested messages, Timestamp/Duration, packed and unpacked
 repeated fields, maps, oneofs, ``Optional`` presence, Decimal/UUID/date,

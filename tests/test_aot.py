@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-MODELS = '''
+MODELS = """
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -50,10 +50,10 @@ class Node:
     at: Optional[datetime] = field(4, default=None)
     children: list["Node"] = field(5, default_factory=list)
     shapes: dict[str, Shape] = field(6, default_factory=dict)
-'''
+"""
 
 USE = """
-import protoattr._codegen as codegen
+import protoattr._python.codegen as codegen
 from datetime import datetime, timezone
 from decimal import Decimal
 

@@ -95,7 +95,7 @@ def test_gen_writes_a_module(run: Any, tmp_path: Path) -> None:
 
 
 def test_gen_with_an_include_path(run: Any) -> None:
-    from protoattr._gen import well_known_include
+    from protoattr._schema.gen import well_known_include
 
     r = run("gen", "google/protobuf/duration.proto", "-I", str(well_known_include()))
     assert r.status == 0, r.err

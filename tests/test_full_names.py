@@ -14,7 +14,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 import protoattr as pa
 from protoattr import field, proto_contract
-from protoattr._gen import descriptor_set
+from protoattr._schema.gen import descriptor_set
 from tests.protoc import compile_proto
 
 

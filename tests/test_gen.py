@@ -33,8 +33,8 @@ from google.protobuf import (
 )
 
 import protoattr as pa
-from protoattr._gen import GenError, generate, well_known_include
-from protoattr._schema import schema
+from protoattr._schema.gen import GenError, generate, well_known_include
+from protoattr._schema.proto import schema
 from tests import schema_models as m
 from tests.contracts import assert_same
 from tests.protoc import compile_proto
@@ -93,8 +93,10 @@ def gen_proto(text: str, tmp_path: Path, stem: str) -> types.ModuleType:
     ("cls", "syntax", "samples"), CASES, ids=[f"{c.__name__}-{s}" for c, s, _ in CASES]
 )
 def test_round_trip(cls: type, syntax: str, samples: list[Any], tmp_path: Path) -> None:
-    text = schema(pa.default_model, cls, syntax=syntax, package="rt")
-    module = gen_proto(text, tmp_path, f"{cls.__name__.lower()}_{syntax}")
+    stem = f"{cls.__name__.lower()}_{syntax}"
+    # one package per generated module: each declares full names, which are claimed once
+    text = schema(pa.default_model, cls, syntax=syntax, package=f"rt.{stem}")
+    module = gen_proto(text, tmp_path, stem)
     generated = getattr(module, pa.default_model.info(cls).name)
     for obj in samples:
         data = pa.serialize(obj)
@@ -106,7 +108,7 @@ def test_round_trip(cls: type, syntax: str, samples: list[Any], tmp_path: Path) 
 
 
 def test_round_trip_builds_the_same_bytes_from_the_same_values(tmp_path: Path) -> None:
-    text = schema(pa.default_model, m.Legacy, syntax="proto2", package="rt")
+    text = schema(pa.default_model, m.Legacy, syntax="proto2", package="rt.values")
     g = gen_proto(text, tmp_path, "legacy_values")
     assert "class Legacy_Card:" in Path(tmp_path / "legacy_values.py").read_text()
     twin = g.Legacy(
@@ -133,7 +135,7 @@ def test_round_trip_builds_the_same_bytes_from_the_same_values(tmp_path: Path) -
 
 
 def test_generated_source_reads_well(tmp_path: Path) -> None:
-    text = schema(pa.default_model, m.Everything, syntax="proto3", package="rt")
+    text = schema(pa.default_model, m.Everything, syntax="proto3", package="rt.reads")
     proto = tmp_path / "everything.proto"
     proto.write_text(text)
     source = generate([proto])
@@ -553,3 +555,31 @@ def test_soft_keywords_stay_names_on_every_python(tmp_path: Path) -> None:
     data = pa.serialize(rule)
     assert data == b"\x0a\x01t\x12\x01m\x18\x03\x20\x01\x2a\x01f"
     assert pa.deserialize(g.Rule, data) == rule
+
+
+PACKAGED = {
+    "money.proto": (
+        'syntax = "proto3";\npackage acme.money.v1;\nmessage Money { int64 units = 1; }\n'
+    ),
+    "shop.proto": (
+        'syntax = "proto3";\npackage acme.shop.v1;\nimport "money.proto";\n'
+        "message Item { string name = 1; acme.money.v1.Money price = 2; }\n"
+        "service Catalog { rpc Get(Item) returns (Item); }\n"
+    ),
+}
+
+
+def test_generated_contracts_keep_their_files_packages(tmp_path: Path) -> None:
+    for name, text in PACKAGED.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    source = generate([tmp_path / "shop.proto"])
+    assert '__protobuf_package__ = "acme.shop.v1"' in source
+    assert '@pa.proto_contract(package="acme.money.v1")' in source  # the imported file's
+    g = load(source, tmp_path, "shop_packaged")
+    model = pa.default_model
+    assert model.full_name(g.Item) == "acme.shop.v1.Item"
+    assert model.full_name(g.Money) == "acme.money.v1.Money"
+    assert model.find("acme.money.v1.Money") is g.Money
+    files = model.schema_files([g.Item])
+    assert sorted(files) == ["acme/money/v1.proto", "acme/shop/v1.proto"]
+    assert "acme.money.v1.Money price = 2;" in files["acme/shop/v1.proto"]

@@ -11,8 +11,8 @@ import pytest
 from google.protobuf import descriptor_pb2
 
 import protoattr as pa
-from protoattr._gen import GenError
-from protoattr._gen import descriptor_set as protoc_descriptor_set
+from protoattr._schema.gen import GenError
+from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
 from protoattr._service import service_info
 from tests.test_gen import gen_proto
 

@@ -1,7 +1,7 @@
 """The JSON codec hands values with a registered special form to that form.
 
 This is the interface the well-known types plug into
-(:mod:`protoattr._jsonforms`): a test-only contract gets a form, and the
+(:mod:`protoattr._json.forms`): a test-only contract gets a form, and the
 codec must call it in singular fields, repeated fields, map values and at
 the top level, in both directions, with a context that can recurse.
 """
@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import protoattr as pa
-from protoattr import _jsonforms, field, proto_contract
+from protoattr import field, proto_contract
+from protoattr._json import forms as _jsonforms
 from tests.contracts import Inner
 
 

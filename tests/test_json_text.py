@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protoattr._json_text import dumps
+from protoattr._json.text import dumps
 
 _SCALARS = st.one_of(
     st.none(),

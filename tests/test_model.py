@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
-import protoattr._codegen
+import protoattr._python.codegen
 from protoattr import field, proto_contract
 from tests import contracts as c
 from tests.contracts import UTC, assert_same, canonical, to_pb
@@ -28,13 +28,13 @@ SETTINGS = settings(derandomize=True)
 def codegen_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[type]]:
     """Count the classes protoattr generates codecs for while the test runs."""
     calls: list[type] = []
-    real = protoattr._codegen.codec_source
+    real = protoattr._python.codegen.codec_source
 
     def counting(info: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(info.cls)
         return real(info, *args, **kwargs)
 
-    monkeypatch.setattr(protoattr._codegen, "codec_source", counting)
+    monkeypatch.setattr(protoattr._python.codegen, "codec_source", counting)
     yield calls
 
 
@@ -42,7 +42,7 @@ def forbid_codegen(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a codec was generated after compile()")
 
-    monkeypatch.setattr(protoattr._codegen, "codec_source", fail)
+    monkeypatch.setattr(protoattr._python.codegen, "codec_source", fail)
 
 
 TASK = c.Task(
@@ -99,7 +99,7 @@ def test_lazy_model_generates_on_first_use_only(codegen_calls: list[type]) -> No
 
 def race(model: pa.TypeModel, monkeypatch: pytest.MonkeyPatch, work: Any, n: int = 8) -> list[type]:
     """Run ``work(i)`` in ``n`` threads released together; return the classes generated."""
-    real = protoattr._codegen.codec_source
+    real = protoattr._python.codegen.codec_source
     calls: list[type] = []
     lock = threading.Lock()
 
@@ -109,7 +109,7 @@ def race(model: pa.TypeModel, monkeypatch: pytest.MonkeyPatch, work: Any, n: int
         threading.Event().wait(0.02)  # widen the race window
         return real(info, *args, **kwargs)
 
-    monkeypatch.setattr(protoattr._codegen, "codec_source", slow)
+    monkeypatch.setattr(protoattr._python.codegen, "codec_source", slow)
     barrier = threading.Barrier(n)
     errors: list[BaseException] = []
 

@@ -375,7 +375,7 @@ def test_max_depth_and_deep_nesting_match_python() -> None:
 
 
 def _varint(n: int) -> bytes:
-    from protoattr._wire import encode_varint
+    from protoattr._core.wire import encode_varint
 
     return encode_varint(n)
 

@@ -71,7 +71,8 @@ def _public_callables() -> Iterator[tuple[str, object]]:
         obj = getattr(pa, name)
         if callable(obj) and not isinstance(obj, type):
             yield f"pa.{name}", obj
-    for name, obj in vars(pa.TypeModel).items():
+    for name in dir(pa.TypeModel):  # its own methods and those of CodecModel
+        obj = getattr(pa.TypeModel, name)
         if not name.startswith("_") and callable(obj):
             yield f"TypeModel.{name}", obj
 
@@ -123,8 +124,8 @@ def test_sphinx_roles_become_cross_references() -> None:
     assert convert(":meth:`~protoattr.TypeModel.compile`", targets) == (
         "[`compile`][protoattr.TypeModel.compile]"
     )
-    assert convert(":data:`_CHUNK` and :mod:`protoattr._wire`", targets) == (
-        "`_CHUNK` and `protoattr._wire`"  # private: shown as code, not linked
+    assert convert(":data:`_CHUNK` and :mod:`protoattr._core.wire`", targets) == (
+        "`_CHUNK` and `protoattr._core.wire`"  # private: shown as code, not linked
     )
 
 
@@ -174,9 +175,11 @@ def test_reference_hides_private_parameters_and_repeats_no_overload(reference_ht
 
 
 def test_reference_documents_what_info_returns(reference_html: str) -> None:
-    assert 'id="protoattr._contract.ContractInfo"' in reference_html
-    assert 'id="protoattr._contract.FieldInfo"' in reference_html
-    assert 'href="#protoattr._contract.ContractInfo"' in reference_html  # info() -> ContractInfo
+    assert 'id="protoattr._core.contract.ContractInfo"' in reference_html
+    assert 'id="protoattr._core.contract.FieldInfo"' in reference_html
+    assert (
+        'href="#protoattr._core.contract.ContractInfo"' in reference_html
+    )  # info() -> ContractInfo
 
 
 # --------------------------------------------------- workloads by their names

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 import protoattr as pa
 from protoattr import ContractError, field, proto_contract
-from protoattr._contract import FieldInfo, Label, ValueType
-from protoattr._schema import schema
-from protoattr._types import Kind
+from protoattr._core.contract import FieldInfo, Label, ValueType
+from protoattr._core.types import Kind
+from protoattr._schema.proto import schema
 from tests import schema_models as m
 from tests.contracts import assert_same, canonical
 from tests.protoc import compile_proto

@@ -17,7 +17,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, json_format, messag
 
 import protoattr as pa
 from protoattr import field, proto_contract
-from protoattr._gen import descriptor_set as protoc_descriptor_set
+from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
 from tests import schema_models as sm
 from tests.grpc_warehouse import Item, Query, Summary, Warehouse
 

@@ -1,4 +1,4 @@
-"""Golden bytes and property tests for the wire primitives in ``protoattr._wire``."""
+"""Golden bytes and property tests for the wire primitives in ``protoattr._core.wire``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from google.protobuf.internal import wire_format as pb_wire_format
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from protoattr import _wire as w
-from protoattr._errors import DecodeError
+from protoattr._core import wire as w
+from protoattr._core.errors import DecodeError
 from tests.protoc import compile_proto
 
 UINT64 = st.integers(0, 2**64 - 1)

@@ -440,7 +440,7 @@ def test_ahead_of_time_modules_hold_well_known_fields(tmp_path: Any) -> None:
         "pa.default_model.add(hooks.Webhook)\n"
         "pa.default_model.write_module('hooks_codecs.py')\n")  # fmt: skip
     out = run(
-        "import protoattr as pa, protoattr._codegen as cg, hooks\n"
+        "import protoattr as pa, protoattr._python.codegen as cg, hooks\n"
         "import hooks_codecs\n"
         "cg.codec_source = None  # nothing may be generated from here on\n"
         "w = hooks.Webhook({'a': [1]}, 'x', 0, pa.Timestamp(1, 2), pa.Any.pack(pa.Empty()),\n"

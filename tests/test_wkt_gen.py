@@ -10,7 +10,7 @@ import pytest
 from google.protobuf import any_pb2, field_mask_pb2, struct_pb2, wrappers_pb2
 
 import protoattr as pa
-from protoattr._gen import generate
+from protoattr._schema.gen import generate
 from tests.protoc import compile_proto
 
 PROTO = """

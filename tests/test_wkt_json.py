@@ -1,6 +1,6 @@
 """The well-known types' canonical-JSON forms, against ``google.protobuf.json_format``.
 
-The forms are called directly, through :func:`protoattr._jsonforms.form_for`
+The forms are called directly, through :func:`protoattr._json.forms.form_for`
 (the interface the JSON codec uses), with a tiny stand-in for the codec's
 context; their output must equal ``json_format.MessageToDict`` of the same upb
 message, and what they read must equal what ``json_format.Parse`` reads.
@@ -28,8 +28,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
-from protoattr import _jsonforms, _wkt, proto_contract
 from protoattr import field as pfield
+from protoattr import proto_contract
+from protoattr._core import wkt as _wkt
+from protoattr._json import forms as _jsonforms
 from tests.protoc import compile_proto
 
 SETTINGS = settings(derandomize=True, max_examples=80)

@@ -27,7 +27,7 @@ PACKAGE = "protoattr"
 #: Objects outside the top-level package that the reference documents (the
 #: return type of ``info()`` and what it holds), by the name docstrings use.
 EXTRA_TARGETS = {
-    name: f"protoattr._contract.{name}"
+    name: f"protoattr._core.contract.{name}"
     for name in ("ContractInfo", "FieldInfo", "ContractOptions", "Label", "ValueType")
 }
 
@@ -104,7 +104,7 @@ class ProtoattrReference(griffe.Extension):
                 continue
             bound = str(getattr(member, "value", "")) == f"default_model.{name}"
             if isinstance(member, griffe.Attribute) and bound:
-                method = model.members.get(name)
+                method = _methods(model, pkg).get(name)
                 if isinstance(method, griffe.Function):  # not a property or an attribute
                     pkg.set_member(name, _as_function(method, name, pkg))
 
@@ -114,12 +114,28 @@ class ProtoattrReference(griffe.Extension):
                 continue
             targets[name] = f"{PACKAGE}.{name}"
             obj = member.final_target if isinstance(member, griffe.Alias) else member
-            for sub in getattr(obj, "members", {}):
+            for sub in getattr(obj, "all_members", getattr(obj, "members", {})):
                 if not sub.startswith("_"):
                     targets[f"{name}.{sub}"] = f"{PACKAGE}.{name}.{sub}"
         for obj in _walk(pkg):
             if obj.docstring is not None:
                 obj.docstring.value = role_to_markdown(obj.docstring.value, targets)
+
+
+def _methods(cls: griffe.Class, pkg: griffe.Module) -> dict[str, griffe.Object | griffe.Alias]:
+    """``cls``'s members and those it inherits from classes of this package (``TypeModel``
+    is ``CodecModel`` plus the features' methods).  Looked up by path: when griffe
+    calls ``on_package``, it has not resolved base classes yet."""
+    found: dict[str, griffe.Object | griffe.Alias] = {}
+    for base in cls.bases:
+        path = getattr(base, "canonical_path", str(base))
+        if path.startswith(f"{PACKAGE}."):
+            parent = pkg[path[len(PACKAGE) + 1 :]]
+            parent = parent.final_target if isinstance(parent, griffe.Alias) else parent
+            if isinstance(parent, griffe.Class):
+                found.update(_methods(parent, pkg))
+    found.update(cls.members)
+    return found
 
 
 def _walk(obj: griffe.Object) -> list[griffe.Object]:

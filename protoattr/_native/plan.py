@@ -22,8 +22,10 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
-from .._runtime import (
+from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
+from .._core.types import Kind
+from .._core.wire import tag_bytes
+from .._python.runtime import (
     UNKNOWN_KEY,
     can_store_unknown,
     decode_duration,
@@ -33,12 +35,10 @@ from .._runtime import (
     get_unknown,
     set_unknown,
 )
-from .._types import Kind
-from .._wire import tag_bytes
 from . import engine
 
 if TYPE_CHECKING:
-    from .._model import Codec, TypeModel
+    from .._model.codecs import Codec, CodecModel
     from ._engine import Plan
 
 __all__ = ["KINDS", "NativeBackend", "unsupported"]
@@ -81,7 +81,7 @@ def _wire_type(kind: Kind) -> int:
     return 2
 
 
-def unsupported(model: TypeModel, info: ContractInfo) -> str | None:
+def unsupported(model: CodecModel, info: ContractInfo) -> str | None:
     """Why the engine cannot run ``info``'s contract yet (``None``: it can)."""
     cls = info.cls
     if model._children_of(cls) or model._parent_of(cls) is not None:
@@ -176,7 +176,7 @@ def _reads_dict(cls: type, info: ContractInfo) -> bool:
 class NativeBackend:
     """The plans of one model: built when its codecs are installed, dropped on reset."""
 
-    def __init__(self, model: TypeModel) -> None:
+    def __init__(self, model: CodecModel) -> None:
         mod = engine()
         assert mod is not None, "choose() checked that the engine is built"
         self._engine = mod
@@ -239,8 +239,8 @@ class NativeBackend:
     def message_list(self, item: type, fallback: Any) -> Any:
         """The codec of a top-level ``list[item]``: the engine's loop where ``item`` runs
         natively (``fallback``, the Python list codec, behind it), else ``fallback``."""
-        from .._convert import surrogate_for
-        from .._errors import ContractError
+        from .._core.convert import surrogate_for
+        from .._core.errors import ContractError
 
         if surrogate_for(item) is not None:
             return fallback

@@ -20,8 +20,8 @@ from typing import Any, Generic, TypeVar
 import grpc
 import grpc.aio
 
-from .._model import TypeModel, default_model
 from .._service import CallContext, Metadata, MethodInfo, _pairs, service_info
+from .._typemodel import TypeModel, default_model
 from ._errors import ServiceError
 
 __all__ = ["AsyncResponseStream", "ResponseStream", "client"]

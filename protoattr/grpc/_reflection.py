@@ -14,8 +14,8 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from .._model import TypeModel, default_model
 from .._service import service_info
+from .._typemodel import TypeModel, default_model
 
 __all__ = ["descriptor_pool", "enable_reflection"]
 

@@ -25,9 +25,9 @@ from typing import Any, NoReturn
 import grpc
 import grpc.aio
 
-from .._errors import DecodeError
-from .._model import TypeModel, default_model
+from .._core.errors import DecodeError
 from .._service import CallContext, MethodInfo, ServiceInfo, service_info
+from .._typemodel import TypeModel, default_model
 from ._errors import ServiceError
 
 __all__ = ["add_service", "method_handlers"]

@@ -2,7 +2,7 @@
 
 The real ``protoc`` (from the ``grpcio-tools`` package) parses the schema into
 a ``FileDescriptorSet``; protoattr decodes that with its own contracts for
-``descriptor.proto`` (:mod:`protoattr._descriptor`) and writes Python source:
+``descriptor.proto`` (:mod:`protoattr._schema.descriptor`) and writes Python source:
 one ``@proto_contract`` dataclass per message and one ``IntEnum`` per enum.
 
 How protobuf declarations become Python:
@@ -47,8 +47,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import _descriptor as d
-from ._errors import ProtoError
+from .._core.errors import ProtoError
+from .._model import codecs as _codecs
+from . import descriptor as d
 
 __all__ = ["GenError", "descriptor_set", "generate", "generate_source", "well_known_include"]
 
@@ -110,10 +111,8 @@ def generate(
     files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, command: str = ""
 ) -> str:
     """Python source declaring contracts for the messages and enums of ``files``."""
-    from ._model import default_model
-
     data = descriptor_set(files, include)
-    fds = default_model.deserialize(d.FileDescriptorSet, data)
+    fds = _codecs.default().deserialize(d.FileDescriptorSet, data)
     targets = [_virtual_name(Path(f), [Path(p) for p in include]) for f in files]
     known = {fd.name for fd in fds.file}
     chosen = [t for t in targets if t in known]
@@ -346,6 +345,17 @@ class _Field:
     needs_value: bool = False  # no default: a required field
 
 
+def _claimable(package: str) -> str:
+    """The package a generated contract declares: its file's, except Google's own.
+
+    A packaged full name is claimed once per process, and protoattr's well-known
+    types already answer to ``google.protobuf.*``: generated copies of Google's
+    files (descriptor.proto, plugin.proto, ...) stay unpackaged rather than take
+    those names from them.
+    """
+    return "" if package == "google.protobuf" or package.startswith("google.protobuf.") else package
+
+
 class _Writer:
     def __init__(self, index: _Index, targets: list[str], command: str) -> None:
         self.index = index
@@ -354,6 +364,7 @@ class _Writer:
         self.chosen: dict[str, _Type] = {}
         self.uses: set[str] = set()  # "enum", "datetime", "timedelta"
         self.mutable_defaults = False  # a field whose type ruff does not know is immutable
+        self.package = ""  # the requested files' package: the module's __protobuf_package__
 
     def run(self) -> str:
         for name in self.targets:
@@ -411,6 +422,7 @@ class _Writer:
             if t.file.name in self.targets:
                 first_package = t.file.package or ""
                 break
+        self.package = _claimable(first_package)
         for t in self.chosen.values():
             base = t.flat_name
             if (t.file.package or "") != first_package and base in {
@@ -457,6 +469,8 @@ class _Writer:
             lines += [*std, ""]
         if "pa" in self.uses:
             lines += ["import protoattr as pa", ""]
+        if self.package and "dataclass" in self.uses:  # the messages' full names
+            lines += [f"__protobuf_package__ = {_str(self.package)}", ""]
         return "\n".join(lines) + "\n\n"
 
     # -- services ------------------------------------------------------------------------
@@ -486,7 +500,7 @@ class _Writer:
 
     def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
         """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
-        from ._service import grpc_method_name
+        from .._service import grpc_method_name
 
         self.uses |= {"pa", "Protocol"}
         full = f"{fd.package}.{svc.name}" if fd.package else str(svc.name)
@@ -585,6 +599,9 @@ class _Writer:
             options.append(f"reserved={reserved}")
         if t.py_name != t.flat_name:
             options.append(f"name={_str(t.full_name.rsplit('.', 1)[-1])}")
+        package = _claimable(t.file.package or "")
+        if package and package != self.package:  # a type from another package
+            options.append(f"package={_str(package)}")
         deco = f"@pa.proto_contract({', '.join(options)})" if options else "@pa.proto_contract"
         kw_only = any(f.needs_value for f in fields)
         lines = _wrap_call(deco, "") if len(deco) > WIDTH else [deco]

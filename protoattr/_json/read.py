@@ -1,4 +1,4 @@
-"""Reading canonical JSON: one reader per contract (see :mod:`protoattr._json`).
+"""Reading canonical JSON: one reader per contract (see :mod:`protoattr._json.api`).
 
 A reader looks each key up in its level's table (JSON name and proto name),
 reads the value with a converter specialised per kind, and builds the object
@@ -14,10 +14,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import _jsonforms
-from ._contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
-from ._errors import ContractError, DecodeError
-from ._json_plan import (
+from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
+from .._core.errors import ContractError, DecodeError
+from .._core.types import INT_RANGES, Kind
+from . import forms as _jsonforms
+from .plan import (
     _BASE64,
     _FLOAT32_MAX,
     _FLOAT32_MAX_PRINTED,
@@ -36,7 +37,6 @@ from ._json_plan import (
     _wire_zero,
     json_name,
 )
-from ._types import INT_RANGES, Kind
 
 # ------------------------------------------------------------------- reading
 

@@ -1,4 +1,4 @@
-"""Writing canonical JSON: one writer per contract and option set (see :mod:`protoattr._json`).
+"""Writing canonical JSON: one writer per contract and option set (see :mod:`protoattr._json.api`).
 
 A writer is a flat loop over the steps of one message level, each
 ``(attribute, key, presence mode, default, converter, printed default)``; the
@@ -12,10 +12,11 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from . import _jsonforms
-from ._contract import MISSING, FieldInfo, Label, ValueType, zero_value
-from ._errors import ContractError, EncodeError
-from ._json_plan import (
+from .._core.contract import MISSING, FieldInfo, Label, ValueType, zero_value
+from .._core.errors import ContractError, EncodeError
+from .._core.types import INT_RANGES, Kind
+from . import forms as _jsonforms
+from .plan import (
     _INT64_KINDS,
     _PACK_D,
     _PACK_F,
@@ -29,7 +30,6 @@ from ._json_plan import (
     json_name,
     shortest_float32,
 )
-from ._types import INT_RANGES, Kind
 
 # ------------------------------------------------------------------- writing
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any
 
-from ._errors import ContractError
+from .errors import ContractError
 
 __all__ = ["ConversionError", "Format", "UUIDBytes", "add_surrogate", "surrogate_for"]
 
@@ -120,7 +120,7 @@ def add_surrogate(
     Surrogates, like contracts, are process-wide: register them before
     declaring contracts whose fields use ``foreign``.
     """
-    from ._contract import is_contract
+    from .contract import is_contract
 
     if not isinstance(foreign, type):
         raise ContractError(f"add_surrogate: {foreign!r} is not a class")

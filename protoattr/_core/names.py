@@ -20,7 +20,7 @@ import threading
 import weakref
 from typing import Any
 
-from ._errors import ContractError
+from .errors import ContractError
 
 __all__ = ["claim", "full_name", "lookup", "package_of"]
 

@@ -3,7 +3,7 @@
 This is where declarations are read and validated (tags, annotations,
 options), so that every mistake surfaces as a :class:`ContractError` naming the
 class and the field, at decoration time where possible.  Nothing here
-generates code; :mod:`protoattr._codegen` reads the infos built here.
+generates code; :mod:`protoattr._python.codegen` reads the infos built here.
 """
 
 from __future__ import annotations
@@ -24,11 +24,13 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
-from . import _convert, _names
-from ._errors import ContractError
-from ._fields import METADATA_KEY, ProtoMember
-from ._types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
-from ._wire import MAX_FIELD_NUMBER
+from . import convert as _convert
+from . import names as _names
+from . import registry
+from .errors import ContractError
+from .fields import METADATA_KEY, ProtoMember
+from .types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
+from .wire import MAX_FIELD_NUMBER
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
 
@@ -288,13 +290,9 @@ def proto_contract(
                 siblings[options.subtype_tag] = c
                 # under the same lock as code generation (every model's lock is this one),
                 # so no codec is generated from half a hierarchy
-                from ._model import _MODELS
-
-                for model in list(_MODELS):
+                for model in registry.models():
                     model._hierarchy_changed(base)
-        from ._model import default_model
-
-        default_model.add(c)
+        registry.add_to_default(c)
         return c
 
     if cls is not None:
@@ -726,7 +724,7 @@ def _field_info(
     args: tuple[Any, ...]
     marker = _marker(bare_metadata)
     if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
-        from ._wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
+        from .wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
 
         marker = STRUCT_MARKER
     if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
@@ -864,7 +862,7 @@ def _value_type(where: str, annotation: Any) -> ValueType:
 
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
-    """Value types that travel as another kind (see :mod:`protoattr._convert`)."""
+    """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
     if bare is decimal.Decimal:
         return ValueType(
             Kind.STRING, None, False, bare, _convert.decimal_to_str, _convert.str_to_decimal,

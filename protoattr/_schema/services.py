@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ._service import ServiceInfo, is_service, service_info
+from .._service import ServiceInfo, is_service, service_info
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
-    from ._schema import _Exporter
+    from .._model.codecs import CodecModel
+    from .proto import _Exporter
 
 __all__ = ["contract_package", "full_name", "render_services", "split_services"]
 
 _INDENT = "  "
 
 
-def contract_package(model: TypeModel, cls: type, default: str | None) -> str | None:
+def contract_package(model: CodecModel, cls: type, default: str | None) -> str | None:
     """The protobuf package of contract ``cls``, exported in a file of package ``default``.
 
     A contract's own package (``@proto_contract(package=...)`` or its module's
@@ -32,7 +32,7 @@ def contract_package(model: TypeModel, cls: type, default: str | None) -> str | 
     return model.info(cls).package or default
 
 
-def full_name(model: TypeModel, cls: type, default_package: str | None) -> str:
+def full_name(model: CodecModel, cls: type, default_package: str | None) -> str:
     """The full protobuf name of contract ``cls`` (``shop.v1.Product``), without a dot."""
     name = model.info(cls).name
     package = contract_package(model, cls, default_package)
@@ -40,7 +40,7 @@ def full_name(model: TypeModel, cls: type, default_package: str | None) -> str:
 
 
 def split_services(
-    model: TypeModel, roots: Sequence[type], package: str | None
+    model: CodecModel, roots: Sequence[type], package: str | None
 ) -> tuple[list[type], list[ServiceInfo], str | None]:
     """``(the contracts to export, the services, the file's package)``.
 

@@ -16,7 +16,7 @@ backend) see plain messages, byte-identical with Google's:
   (the mechanism ``Decimal`` and surrogates use: ``ValueType.domain``,
   ``encode_with``, ``decode_with``).
 
-Their canonical JSON forms live in :mod:`protoattr._wktjson`.
+Their canonical JSON forms live in :mod:`protoattr._json.wkt`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,14 @@ import typing
 from collections.abc import Callable
 from typing import Annotated
 
-from ._contract import ValueMarker, ValueType, is_contract, proto_contract
-from ._errors import ContractError, DecodeError
-from ._fields import field
-from ._types import INT_RANGES, Kind, float32, int32, int64, uint32, uint64
+from . import registry
+from .contract import ValueMarker, ValueType, is_contract, proto_contract
+from .errors import ContractError, DecodeError
+from .fields import field
+from .time_text import DURATION_MAX, TS_MAX, TS_MIN
+from .time_text import duration_text as _duration_text
+from .time_text import timestamp_text as _timestamp_text
+from .types import INT_RANGES, Kind, float32, int32, int64, uint32, uint64
 
 __all__ = [
     "WELL_KNOWN_FILES",
@@ -54,6 +58,36 @@ _EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
 
 
 # -- Timestamp and Duration ----------------------------------------------------------
+
+
+# -- the text forms (JSON, str()) --------------------------------------------
+
+
+def timestamp_text(ts: typing.Any) -> str:
+    """RFC 3339 in UTC with ``Z`` (``ValueError`` outside 0001..9999 or bad nanos)."""
+    seconds, nanos = ts.seconds, ts.nanos
+    if not TS_MIN <= seconds <= TS_MAX or not 0 <= nanos < _NANOS:
+        raise ValueError(
+            f"Timestamp(seconds={seconds}, nanos={nanos}) is outside 0001-01-01..9999-12-31 "
+            "(or nanos outside 0..999999999), which RFC 3339 cannot write"
+        )
+    return _timestamp_text(seconds, nanos)
+
+
+def duration_text(d: typing.Any) -> str:
+    """``"1.000340012s"``-style text (``ValueError`` outside ±315,576,000,000 s)."""
+    seconds, nanos = d.seconds, d.nanos
+    if (
+        abs(seconds) > DURATION_MAX
+        or abs(nanos) >= _NANOS
+        or (seconds < 0 < nanos)
+        or (nanos < 0 < seconds)
+    ):
+        raise ValueError(
+            f"Duration(seconds={seconds}, nanos={nanos}) is outside ±{DURATION_MAX} s "
+            "or its seconds and nanos differ in sign"
+        )
+    return _duration_text(seconds, nanos)
 
 
 @proto_contract(package=_PACKAGE, preserve_unknown=False)
@@ -120,8 +154,6 @@ class Timestamp:
 
     def __str__(self) -> str:
         """RFC 3339 (the JSON form); outside the years 1..9999, the repr."""
-        from ._wktjson import timestamp_text
-
         try:
             return timestamp_text(self)
         except ValueError:
@@ -181,8 +213,6 @@ class Duration:
 
     def __str__(self) -> str:
         """``"1.5s"`` (the JSON form); outside its range, the repr."""
-        from ._wktjson import duration_text
-
         try:
             return duration_text(self)
         except ValueError:
@@ -579,11 +609,7 @@ WELL_KNOWN_CLASSES[Any] = "google.protobuf.Any"
 
 
 def _model(model: typing.Any) -> typing.Any:
-    if model is None:
-        from ._model import default_model
-
-        return default_model
-    return model
+    return registry.default() if model is None else model
 
 
 #: contracts users hold as other values -> how the message becomes that value
@@ -603,7 +629,7 @@ def _target(
     if marker is not None:
         return marker.contract, marker.to_message
     if not is_contract(cls):
-        from ._convert import surrogate_for
+        from .convert import surrogate_for
 
         sur = surrogate_for(cls)
         if sur is not None:
@@ -614,7 +640,3 @@ def _target(
             "pa.wrappers.Int32Value ...)"
         )
     return cls, None
-
-
-# The JSON forms register themselves when the well-known types first load.
-from . import _wktjson  # noqa: E402, F401

@@ -16,19 +16,19 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._contract import Label, ValueType, resolve
-from ._runtime import encode_duration, encode_timestamp
-from ._types import INT_RANGES, Kind
+from .._core.contract import Label, ValueType, resolve
+from .._core.types import INT_RANGES, Kind
+from .._python.runtime import encode_duration, encode_timestamp
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
+    from .codecs import CodecModel
 
 __all__ = ["find_problem"]
 
 _FLOAT32_MAX = 3.4028234663852886e38
 
 
-def find_problem(model: TypeModel, obj: Any) -> str | None:
+def find_problem(model: CodecModel, obj: Any) -> str | None:
     """A message naming the first unfit field of ``obj``, or ``None`` if all fit."""
     try:
         return _check_message(model, obj, 0, set())
@@ -39,7 +39,7 @@ def find_problem(model: TypeModel, obj: Any) -> str | None:
         )
 
 
-def check_item(model: TypeModel, vt: ValueType, item: Any, where: str) -> str | None:
+def check_item(model: CodecModel, vt: ValueType, item: Any, where: str) -> str | None:
     """A message naming what is wrong with ``item``, one value of type ``vt``, or ``None``."""
     try:
         return _check_value(model, vt, item, where, 0, set())
@@ -47,7 +47,7 @@ def check_item(model: TypeModel, vt: ValueType, item: Any, where: str) -> str | 
         return f"{where}: nested too deeply to encode"
 
 
-def _check_message(model: TypeModel, obj: Any, depth: int, path: set[int]) -> str | None:
+def _check_message(model: CodecModel, obj: Any, depth: int, path: set[int]) -> str | None:
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
     info = resolve(obj.__class__, final=True)
@@ -110,7 +110,7 @@ def _fits(encode: Any, x: Any, where: str) -> str | None:
 
 
 def _check_value(
-    model: TypeModel, vt: ValueType, x: Any, where: str, depth: int, path: set[int]
+    model: CodecModel, vt: ValueType, x: Any, where: str, depth: int, path: set[int]
 ) -> str | None:
     kind = vt.kind
     expected = vt.describe()

@@ -1,11 +1,11 @@
 """The type model: reflection once, generated codecs per class, cached.
 
-A :class:`TypeModel` owns one :class:`Codec` per contract class.  A codec
+A :class:`CodecModel` owns one :class:`Codec` per contract class.  A codec
 starts *lazy*: its ``encode``/``decode`` attributes are trampolines that
 generate, compile and install the real functions on first call.  Generated
 code refers to other contracts through their codec objects, so recursive and
 mutually recursive contracts need no special ordering, and
-:meth:`TypeModel.compile` can install everything up front so that no call ever
+:meth:`CodecModel.compile` can install everything up front so that no call ever
 pays for generation.
 """
 
@@ -14,14 +14,12 @@ from __future__ import annotations
 import dataclasses
 import struct
 import typing
-import weakref
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from . import _codegen, _compiler, _json
-from ._contract import _LOCK as _DECLARATIONS_LOCK
-from ._contract import (
+from .._core import registry
+from .._core.contract import _LOCK as _DECLARATIONS_LOCK
+from .._core.contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
@@ -32,12 +30,15 @@ from ._contract import (
     proto_contract,
     resolve,
 )
-from ._convert import add_surrogate, surrogate_for
-from ._errors import ContractError, DecodeError, EncodeError
-from ._fields import field
-from ._native import choose as _choose_backend
-from ._native.plan import NativeBackend
-from ._runtime import (
+from .._core.convert import add_surrogate, surrogate_for
+from .._core.errors import ContractError, DecodeError, EncodeError
+from .._core.fields import field
+from .._core.wire import encode_varint, prefix_table
+from .._native import choose as _choose_backend
+from .._native.plan import NativeBackend
+from .._python import codegen as _codegen
+from .._python import compiler as _compiler
+from .._python.runtime import (
     BUDGET,
     decode_message_list,
     get_unknown,
@@ -45,12 +46,11 @@ from ._runtime import (
     too_deep_for_python,
     unknown_key,
 )
-from ._runtime import (
+from .._python.runtime import (
     NOT_LISTS as _NOT_LISTS,
 )
-from ._wire import encode_varint, prefix_table
 
-__all__ = ["Codec", "TypeModel", "default_model"]
+__all__ = ["Codec", "CodecModel", "default"]
 
 T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
@@ -92,7 +92,7 @@ class Codec:
         "generated",
     )  # fmt: skip
 
-    def __init__(self, model: TypeModel, cls: type, *, deterministic: bool = False) -> None:
+    def __init__(self, model: CodecModel, cls: type, *, deterministic: bool = False) -> None:
         self._model = model
         self.cls = cls
         self.deterministic = deterministic  # map entries sorted by key
@@ -140,18 +140,12 @@ class Codec:
         return f"<Codec {self.cls.__qualname__} ({state})>"
 
 
-class TypeModel:
-    """Contracts, their generated codecs, and the operations over them.
+class CodecModel:
+    """The codecs of a set of contracts and the binary operations over them.
 
-    ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
-    ``max_messages`` bounds how many messages one decode may build (``None``: no
-    bound), so that a small hostile input cannot make a server build millions of
-    empty messages (see "Hostile input" in docs/errors.md).
-    ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
-    ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
-    A model with ``max_messages`` runs the generated Python codecs whatever the backend
-    asked for (they count the messages a decode builds; the C engine does not), so its
-    ``backend`` is ``"python"``.
+    :class:`protoattr.TypeModel` is this plus the features' methods (JSON,
+    schemas, ahead-of-time modules); the features themselves take a
+    ``CodecModel``, so that they sit above this layer, not inside it.
     """
 
     def __init__(
@@ -181,7 +175,7 @@ class TypeModel:
         # while a codec of its hierarchy is generated waits (see _contract.proto_contract)
         self._lock = _DECLARATIONS_LOCK
         with self._lock:
-            _MODELS.add(self)
+            registry.register(self)
         self._context = _codegen.CodecContext(
             codec_for=self._codec,
             max_depth=max_depth,
@@ -227,57 +221,10 @@ class TypeModel:
             self._hierarchy_changed(base)
             self.add(subtype)
 
-    def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:
-        """``.proto`` text declaring ``cls`` (a contract or a list of them) and all it reaches.
-
-        ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023); a
-        contract the syntax cannot express is a :class:`ContractError` naming the
-        field and a syntax that would work.
-        """
-        from ._schema import schema
-
-        return schema(self, cls, syntax=syntax, package=package)
-
-    def descriptor_set(
-        self,
-        cls: Any,
-        *,
-        syntax: str = "proto3",
-        package: str | None = None,
-        name: str | None = None,
-        include_imports: bool = True,
-    ) -> bytes:
-        """A serialized ``FileDescriptorSet`` of what ``schema(cls, ...)`` declares.
-
-        The same bytes ``protoc --descriptor_set_out`` writes for that schema
-        (``include_imports`` adds the Timestamp/Duration files a contract uses),
-        without protoc: load it with ``google.protobuf.descriptor_pool``, serve
-        it by gRPC reflection.  ``cls`` may include services; ``name`` is the
-        file's name (by default from the package and the first service or
-        contract, ``shop/v1/catalog.proto``).  ``syntax`` as for :meth:`schema`.
-        """
-        from ._descriptor_export import descriptor_set
-
-        return descriptor_set(
-            self, cls, syntax=syntax, package=package, name=name, include_imports=include_imports
-        )
-
-    def write_module(self, path: str | Path) -> Path:
-        """Write this model's codecs as an importable Python module (ahead of time).
-
-        Compiles every added contract first.  Importing the written module
-        installs the codecs (into the default model, if this is it; otherwise
-        call its ``install(model)``) with no reflection or code generation, and
-        refuses to if a contract's declaration changed since.
-        """
-        from ._aot import write_module
-
-        return write_module(self, path)
-
     def _hierarchy_changed(self, base: type) -> None:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
-            self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json)
+            self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json.api)
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)
@@ -454,6 +401,7 @@ class TypeModel:
         codec = Codec(self, cls)
         to, back = sur.to_surrogate, sur.from_surrogate
         codec.encode = lambda obj: inner.encode(to(obj))
+
         def decode(buf: bytes, pos: int, end: int, depth: int, base: Any) -> Any:
             value = inner.decode(buf, pos, end, depth, None)
             try:
@@ -512,7 +460,6 @@ class TypeModel:
             with self._lock:
                 self._lists[list_type] = codec
         return codec
-
 
     def _list_wrapper(self, list_type: Any) -> type:
         """A contract with ``items: list[T] = field(1)``: how a top-level list travels."""
@@ -667,73 +614,11 @@ class TypeModel:
         """The encoded size of ``obj`` in bytes."""
         return len(self.serialize(obj, type=type))
 
-    # -- canonical JSON (see protoattr._json) ------------------------------------
-
-    def to_json(
-        self,
-        obj: Any,
-        *,
-        preserving_proto_field_name: bool = False,
-        use_integers_for_enums: bool = False,
-        always_print_fields_with_no_presence: bool = False,
-        indent: int | None = 2,
-        sort_keys: bool = False,
-        ensure_ascii: bool = True,
-    ) -> str:
-        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
-        return _json.to_json(
-            self,
-            obj,
-            preserving_proto_field_name=preserving_proto_field_name,
-            use_integers_for_enums=use_integers_for_enums,
-            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
-            indent=indent,
-            sort_keys=sort_keys,
-            ensure_ascii=ensure_ascii,
-        )
-
-    def to_dict(
-        self,
-        obj: Any,
-        *,
-        preserving_proto_field_name: bool = False,
-        use_integers_for_enums: bool = False,
-        always_print_fields_with_no_presence: bool = False,
-    ) -> Any:
-        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
-        return _json.to_dict(
-            self,
-            obj,
-            preserving_proto_field_name=preserving_proto_field_name,
-            use_integers_for_enums=use_integers_for_enums,
-            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
-        )
-
-    @overload
-    def from_json(
-        self, cls: type[T], text: str | bytes, *, ignore_unknown_fields: bool = False
-    ) -> T: ...
-    @overload
-    def from_json(
-        self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False
-    ) -> Any: ...
-    def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
-        """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
-        return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
-
-    @overload
-    def from_dict(self, cls: type[T], data: Any, *, ignore_unknown_fields: bool = False) -> T: ...
-    @overload
-    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
-    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
-        """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
-        return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
-
     # -- errors ----------------------------------------------------------------
 
     def _explain(self, obj: Any, exc: BaseException, list_type: Any = None) -> EncodeError:
         """Find which field made encoding fail; errors are rare, so this walks slowly."""
-        from ._validate import check_item, find_problem
+        from .explain import check_item, find_problem
 
         if list_type is not None and _is_list_type(list_type):  # a top-level list: its items
             (item_type,) = typing.get_args(list_type)
@@ -764,7 +649,7 @@ class TypeModel:
 
     def full_name(self, cls: type) -> str:
         """The protobuf full name of contract ``cls`` (``package.Name``)."""
-        from . import _names
+        from .._core import names as _names
 
         if not is_contract(cls):
             raise ContractError(
@@ -781,10 +666,10 @@ class TypeModel:
         Classes this model has seen come first; two other classes answering to
         the name are a :class:`ContractError` (give one a ``package=`` or ``name=``).
         """
-        from . import _names
+        from .._core import names as _names
 
         if full_name.startswith("google.protobuf."):
-            from . import _wkt  # noqa: F401  (the well-known types load on first use)
+            from .._core import wkt as _wkt  # noqa: F401  (the well-known types load on first use)
         found = [c for c in _names.lookup(full_name) if is_contract(c)]
         if len(found) > 1:
             mine = [c for c in found if c in self._codecs or c in self._added]
@@ -796,20 +681,6 @@ class TypeModel:
                 "packages (proto_contract(package=...)) or distinct name=s"
             )
         return found[0] if found else None
-
-    def schema_files(
-        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
-    ) -> dict[str, str]:
-        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
-        contracts of several packages (:meth:`schema` writes one file for one package)."""
-        from ._schema import schema_files
-
-        return schema_files(self, cls, syntax=syntax, package=package)
-
-
-
-#: every model, so that a subtype declared late can reset its base's codecs everywhere
-_MODELS: weakref.WeakSet[TypeModel] = weakref.WeakSet()
 
 
 class _MessageList:
@@ -877,4 +748,7 @@ def _is_list_type(tp: Any) -> bool:
     return typing.get_origin(tp) is list
 
 
-default_model = TypeModel()
+def default() -> CodecModel:
+    """The default model (``protoattr.default_model``), for features given ``model=None``."""
+    model: CodecModel = registry.default()
+    return model

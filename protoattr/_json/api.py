@@ -12,7 +12,7 @@ a *plan* is built once - per field its attribute, its JSON key, how absence
 is told and a converter closure specialised for the field's kind - and
 cached per model; the per-call work is a flat loop over the plan.  Values
 with a special form (``datetime``, ``timedelta`` and the well-known types)
-go through the functions registered in :mod:`protoattr._jsonforms`.
+go through the functions registered in :mod:`protoattr._json.forms`.
 
 protoattr-only constructs have the form their exported schema gives them:
 a subtype is a field named after the subtype's message, holding an object
@@ -28,16 +28,17 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import _json_text, _json_time, _jsonforms  # noqa: F401  (_json_time registers its forms)
-from ._contract import is_contract
-from ._convert import surrogate_for
-from ._errors import ContractError, DecodeError, EncodeError
-from ._json_plan import _Context, _Options, _Plans, _plans
-from ._json_read import _Duplicate, _plain, _reader
-from ._json_write import _writer
+from .._core.contract import is_contract
+from .._core.convert import surrogate_for
+from .._core.errors import ContractError, DecodeError, EncodeError
+from . import forms as _jsonforms
+from . import text as _json_text
+from .plan import _Context, _Options, _Plans, _plans
+from .read import _Duplicate, _plain, _reader
+from .write import _writer
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
+    from .._model.codecs import CodecModel
 
 __all__ = ["from_dict", "from_json", "to_dict", "to_json"]
 
@@ -60,7 +61,7 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def to_dict(
-    model: TypeModel,
+    model: CodecModel,
     obj: Any,
     *,
     preserving_proto_field_name: bool = False,
@@ -108,7 +109,7 @@ def _top_writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], Any
 
 
 def to_json(
-    model: TypeModel,
+    model: CodecModel,
     obj: Any,
     *,
     preserving_proto_field_name: bool = False,
@@ -129,7 +130,9 @@ def to_json(
     return _json_text.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
 
 
-def from_dict(model: TypeModel, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
+def from_dict(
+    model: CodecModel, cls: Any, data: Any, *, ignore_unknown_fields: bool = False
+) -> Any:
     """An instance of ``cls`` read from a JSON value (what ``json.loads`` returns)."""
     plans = _plans(model)
     read = plans.top.get((cls, ignore_unknown_fields))
@@ -180,7 +183,7 @@ def _top_reader(plans: _Plans, cls: Any, ignore_unknown: bool) -> Callable[[Any]
 
 
 def from_json(
-    model: TypeModel,
+    model: CodecModel,
     cls: Any,
     text: str | bytes | bytearray,
     *,

@@ -15,9 +15,9 @@ import threading
 import weakref
 from typing import Any
 
-from ._errors import DecodeError, EncodeError
-from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
-from ._wire import MAX_FIELD_NUMBER, encode_varint, read_tag, read_varint
+from .._core.errors import DecodeError, EncodeError
+from .._core.time_text import DURATION_MAX, TS_MAX, TS_MIN
+from .._core.wire import MAX_FIELD_NUMBER, encode_varint, read_tag, read_varint
 
 __all__ = [
     "decode_duration",

@@ -2,11 +2,11 @@
 
 ``model.schema(...)`` writes ``.proto`` text; this module writes the same
 declarations as descriptors (protoattr's own descriptor.proto contracts,
-:mod:`protoattr._descriptor`), so that a program without protoc can hand
+:mod:`protoattr._schema.descriptor`), so that a program without protoc can hand
 them to ``google.protobuf.descriptor_pool``, to gRPC server reflection, or
 to any tool that reads ``protoc --descriptor_set_out``.  The discovery, the
 names and every "this syntax cannot say that" check are the schema
-exporter's (:class:`protoattr._schema._Exporter`): the two agree by
+exporter's (:class:`protoattr._schema.proto._Exporter`): the two agree by
 construction, and a test compares this output with protoc's for the
 exported text.
 
@@ -26,15 +26,15 @@ import struct
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from . import _descriptor as d
-from ._contract import FieldInfo, Label, ValueType
-from ._json_plan import json_name
-from ._schema import _export_roots, _Exporter, _group_name, _message_like, _wire_value
-from ._service_schema import full_name, split_services
-from ._types import PACKABLE, Kind
+from .._core.contract import FieldInfo, Label, ValueType
+from .._core.types import PACKABLE, Kind
+from .._json.plan import json_name
+from . import descriptor as d
+from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
+from .services import full_name, split_services
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
+    from .._model.codecs import CodecModel
 
 __all__ = ["descriptor_set", "file_descriptor"]
 
@@ -52,7 +52,7 @@ _OPTIONAL, _REPEATED, _REQUIRED = (
 
 
 def descriptor_set(
-    model: TypeModel,
+    model: CodecModel,
     cls: type | Iterable[type],
     *,
     syntax: str = "proto3",
@@ -67,7 +67,7 @@ def descriptor_set(
 
 
 def file_descriptor(
-    model: TypeModel,
+    model: CodecModel,
     cls: type | Iterable[type],
     *,
     syntax: str = "proto3",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 import enum
-import importlib
 import json
 import math
 import re
@@ -15,12 +14,12 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._contract import ValueType
-from ._types import Kind
+from .._core.contract import ValueType
+from .._core.types import Kind
 
 if TYPE_CHECKING:
-    from ._json_read import _Reader
-    from ._model import TypeModel
+    from .._model.codecs import CodecModel
+    from .read import _Reader
 
 _INT64_KINDS = frozenset(
     {Kind.INT64, Kind.UINT64, Kind.SINT64, Kind.FIXED64, Kind.SFIXED64}
@@ -105,7 +104,7 @@ class _Options:
 class _Plans:
     """Everything JSON a model has built: writers per option set, readers."""
 
-    def __init__(self, model: TypeModel) -> None:
+    def __init__(self, model: CodecModel) -> None:
         self.model_ref = weakref.ref(model)
         self.options: dict[tuple[bool, bool, bool], _Options] = {}
         self.readers: dict[tuple[type, bool], _Reader] = {}
@@ -114,7 +113,7 @@ class _Plans:
         self.lock = threading.RLock()
 
     @property
-    def model(self) -> TypeModel:
+    def model(self) -> CodecModel:
         model = self.model_ref()
         assert model is not None
         return model
@@ -136,7 +135,7 @@ class _Plans:
 _PLANS_LOCK = threading.Lock()
 
 
-def _plans(model: TypeModel) -> _Plans:
+def _plans(model: CodecModel) -> _Plans:
     """The model's JSON plans, kept on the model itself (``_json_plans``)."""
     plans: _Plans | None = model.__dict__.get("_json_plans")
     if plans is None:
@@ -152,17 +151,11 @@ def _plans(model: TypeModel) -> _Plans:
 def _load_forms() -> None:
     """Import the modules that register special forms, before the first plan is built.
 
-    The well-known types register theirs when ``protoattr._wktjson`` is imported;
-    it is imported here, at first use, rather than with this module, to stay out
-    of the import cycle between the model and the contracts it declares.
+    They are imported here, at first use, so that ``import protoattr`` loads
+    neither the JSON forms nor the well-known types they describe.
     """
-    from . import _json_time  # noqa: F401  (datetime and timedelta)
-
-    try:
-        importlib.import_module(f"{__package__}._wktjson")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}._wktjson":
-            raise
+    from . import times as _times  # noqa: F401  (datetime and timedelta)
+    from . import wkt as _wkt  # noqa: F401  (the well-known types)
 
 
 class _EnumNames:
@@ -196,7 +189,7 @@ class _EnumNames:
 
 
 def _closed_enums() -> Any:
-    from ._contract import _CLOSED_ENUMS
+    from .._core.contract import _CLOSED_ENUMS
 
     return _CLOSED_ENUMS
 
@@ -205,7 +198,7 @@ def _closed_enums() -> Any:
 
 
 class _Context:
-    """The :class:`~protoattr._jsonforms.JsonContext` special forms are called with."""
+    """The :class:`~protoattr._json.forms.JsonContext` special forms are called with."""
 
     __slots__ = ("ignore_unknown", "model", "opts", "plans")
 
@@ -216,13 +209,13 @@ class _Context:
         self.ignore_unknown = ignore_unknown
 
     def message_to_json(self, obj: object) -> Any:
-        from ._json_write import _writer
+        from .write import _writer
 
         opts = self.opts or self.plans.opts(False, False, False)
         return _writer(self.plans, opts, obj.__class__)(obj)
 
     def message_from_json(self, cls: type, value: Any, path: str) -> Any:
-        from ._json_read import _reader
+        from .read import _reader
 
         return _reader(self.plans, cls, self.ignore_unknown).read(value, path, 0)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from enum import IntEnum
 
-from ._errors import DecodeError
+from .errors import DecodeError
 
 __all__ = [
     "MAX_FIELD_NUMBER",
@@ -229,6 +229,4 @@ def float32_nans(values: list[float], buf: bytes, pos: int) -> list[float]:
 
 def pack_float32s(values: list[float]) -> bytes:
     """Packed float32s (a NaN among them keeps its bits)."""
-    return b"".join(
-        pack_float(x) if x == x else pack_float32_nan(x) for x in values
-    )
+    return b"".join(pack_float(x) if x == x else pack_float32_nan(x) for x in values)

@@ -24,15 +24,15 @@ import struct
 import typing
 from collections.abc import Callable
 
-from . import _jsonforms, _wkt
-from ._errors import DecodeError, EncodeError
-from ._json_plan import shortest_float32
-from ._json_read import _float_reader, _int_reader, _read_bytes
-from ._jsonforms import JsonContext
-from ._time_text import DURATION_MAX, TS_MAX, TS_MIN
-from ._time_text import duration_text as _duration_text
-from ._time_text import timestamp_text as _timestamp_text
-from ._types import INT_RANGES, Kind
+from .._core import wkt as _wkt
+from .._core.errors import DecodeError, EncodeError
+from .._core.time_text import DURATION_MAX, TS_MAX, TS_MIN
+from .._core.types import INT_RANGES, Kind
+from .._core.wkt import duration_text, timestamp_text
+from . import forms as _jsonforms
+from .forms import JsonContext
+from .plan import shortest_float32
+from .read import _float_reader, _int_reader, _read_bytes
 
 __all__ = ["duration_text", "register_all", "timestamp_text"]
 
@@ -41,17 +41,6 @@ _EPOCH = datetime.datetime(1970, 1, 1)
 
 
 # -- Timestamp -----------------------------------------------------------------------
-
-
-def timestamp_text(ts: typing.Any) -> str:
-    """RFC 3339 in UTC with ``Z`` (``ValueError`` outside 0001..9999 or bad nanos)."""
-    seconds, nanos = ts.seconds, ts.nanos
-    if not TS_MIN <= seconds <= TS_MAX or not 0 <= nanos < _NANOS:
-        raise ValueError(
-            f"Timestamp(seconds={seconds}, nanos={nanos}) is outside 0001-01-01..9999-12-31 "
-            "(or nanos outside 0..999999999), which RFC 3339 cannot write"
-        )
-    return _timestamp_text(seconds, nanos)
 
 
 _RFC3339 = re.compile(
@@ -86,22 +75,6 @@ def parse_timestamp(value: typing.Any, path: str) -> _wkt.Timestamp:
 
 
 # -- Duration ------------------------------------------------------------------------
-
-
-def duration_text(d: typing.Any) -> str:
-    """``"1.000340012s"``-style text (``ValueError`` outside ±315,576,000,000 s)."""
-    seconds, nanos = d.seconds, d.nanos
-    if (
-        abs(seconds) > DURATION_MAX
-        or abs(nanos) >= _NANOS
-        or (seconds < 0 < nanos)
-        or (nanos < 0 < seconds)
-    ):
-        raise ValueError(
-            f"Duration(seconds={seconds}, nanos={nanos}) is outside ±{DURATION_MAX} s "
-            "or its seconds and nanos differ in sign"
-        )
-    return _duration_text(seconds, nanos)
 
 
 _DURATION = re.compile(r"(-)?([0-9]+)(?:\.([0-9]{1,9}))?s")
@@ -277,12 +250,6 @@ def _float_to_json(x: float, f32: bool) -> typing.Any:
         return shortest_float32(_float32(x))
     except OverflowError:  # what the binary encoder says of the same value
         raise EncodeError(f"{x!r} does not fit float (32-bit)") from None
-
-
-
-
-
-
 
 
 _WRAPPER_KINDS = {

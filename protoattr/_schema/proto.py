@@ -64,15 +64,15 @@ import struct
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._contract import ContractInfo, FieldInfo, Label, ValueType
-from ._errors import ContractError
-from ._names import _PACKAGE
-from ._types import INT_RANGES, PACKABLE, Kind
-from ._wire import MAX_FIELD_NUMBER
-from ._wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
+from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
+from .._core.errors import ContractError
+from .._core.names import _PACKAGE
+from .._core.types import INT_RANGES, PACKABLE, Kind
+from .._core.wire import MAX_FIELD_NUMBER
+from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
 if TYPE_CHECKING:
-    from ._model import TypeModel
+    from .._model.codecs import CodecModel
 
 __all__ = ["SYNTAXES", "schema", "schema_files"]
 
@@ -87,7 +87,7 @@ _INDENT = "  "
 
 
 def schema(
-    model: TypeModel,
+    model: CodecModel,
     cls: type | Iterable[type],
     *,
     syntax: str = "proto3",
@@ -101,7 +101,7 @@ def schema(
     (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     roots = _export_roots(cls, syntax, package, "schema() needs at least one contract class")
-    from ._service_schema import render_services, split_services
+    from .services import render_services, split_services
 
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
@@ -109,7 +109,7 @@ def schema(
 
 
 def schema_files(
-    model: TypeModel,
+    model: CodecModel,
     cls: type | Iterable[type],
     *,
     syntax: str = "proto3",
@@ -161,7 +161,7 @@ class _Message:
 
 
 class _Exporter:
-    def __init__(self, model: TypeModel, syntax: str, package: str | None) -> None:
+    def __init__(self, model: CodecModel, syntax: str, package: str | None) -> None:
         self.model = model
         self.syntax = syntax
         self.package = package

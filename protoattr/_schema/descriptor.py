@@ -15,12 +15,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from . import _types as pa
-from ._contract import closed_enum, proto_contract
+from .._core import types as pa
+from .._core.contract import closed_enum, proto_contract
 
 # ``DescriptorProto`` has a field named ``field``, which would shadow the function
 # inside its class body: the function goes by another name here.
-from ._fields import field as tag
+from .._core.fields import field as tag
 
 __all__ = [
     "DescriptorProto",

@@ -1,9 +1,9 @@
 """The text of a Timestamp (RFC 3339) and a Duration (``"1.5s"``), and their ranges.
 
 One source for every place that writes these forms: the JSON forms of
-``datetime``/``timedelta`` (:mod:`protoattr._json_time`) and of
-``pa.Timestamp``/``pa.Duration`` (:mod:`protoattr._wktjson`), and the range
-checks of the binary codec (:mod:`protoattr._runtime`).  The functions take
+``datetime``/``timedelta`` (:mod:`protoattr._json.times`) and of
+``pa.Timestamp``/``pa.Duration`` (:mod:`protoattr._json.wkt`), and the range
+checks of the binary codec (:mod:`protoattr._python.runtime`).  The functions take
 ``(seconds, nanos)`` already checked by their caller, since each caller words
 its own error (an ``EncodeError`` naming a field, a ``ValueError`` naming a
 message...).  Parsing stays with each caller, since their rules differ:

@@ -6,7 +6,7 @@ A ``google.protobuf.Timestamp`` is an RFC 3339 string in UTC with a ``Z`` and
 a ``+hh:mm``/``-hh:mm`` offset.  A ``Duration`` is seconds with an ``s``
 suffix and 0, 3, 6 or 9 fractional digits (``"1.000340012s"``, ``"-3.100s"``),
 within ±315,576,000,000 s.  The forms are registered in
-:mod:`protoattr._jsonforms` for ``datetime``/``timedelta`` fields, so the
+:mod:`protoattr._json.forms` for ``datetime``/``timedelta`` fields, so the
 codec treats them like any other special form.
 
 ``datetime`` and ``timedelta`` hold microseconds: digits past the sixth are
@@ -19,12 +19,12 @@ import datetime
 import re
 from typing import Any
 
-from . import _jsonforms
-from ._errors import DecodeError, EncodeError
-from ._time_text import DURATION_MAX as _MAX_DURATION
-from ._time_text import TS_MAX as _MAX_SECONDS
-from ._time_text import TS_MIN as _MIN_SECONDS
-from ._time_text import duration_text, fraction
+from .._core.errors import DecodeError, EncodeError
+from .._core.time_text import DURATION_MAX as _MAX_DURATION
+from .._core.time_text import TS_MAX as _MAX_SECONDS
+from .._core.time_text import TS_MIN as _MIN_SECONDS
+from .._core.time_text import duration_text, fraction
+from . import forms as _jsonforms
 
 __all__ = ["duration_from_json", "duration_to_json", "timestamp_from_json", "timestamp_to_json"]
 

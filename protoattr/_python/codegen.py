@@ -5,7 +5,7 @@
 refers to.  All the thinking happens here, once per class: tag bytes are
 precomputed, each field gets straight-line code specialised to its kind and
 label, and every helper is a global of the generated module (one dictionary
-lookup, no attribute chains).  :mod:`protoattr._compiler` turns the text into
+lookup, no attribute chains).  :mod:`protoattr._python.compiler` turns the text into
 functions.
 
 The generated functions are::
@@ -26,10 +26,11 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from . import _runtime, _wire
-from ._contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
-from ._errors import DecodeError, EncodeError
-from ._types import INT_RANGES, Kind
+from .._core import wire as _wire
+from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
+from .._core.errors import DecodeError, EncodeError
+from .._core.types import INT_RANGES, Kind
+from . import runtime as _runtime
 
 __all__ = ["CodecContext", "codec_source"]
 

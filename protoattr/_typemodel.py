@@ -1,0 +1,168 @@
+"""The public type model: the codec model with the features' methods on top.
+
+:class:`~protoattr._model.codecs.CodecModel` owns the codecs and the binary
+operations; the features (canonical JSON, ``.proto`` schemas and descriptor
+sets, ahead-of-time modules) are modules above it that take a model.  This
+module is where the two meet, so that ``model.to_json(...)`` and
+``model.schema(...)`` are methods without the model layer importing upward.
+The features are imported when first used, so that ``import protoattr`` stays
+light.  ``default_model`` is created here and registered as the default, which is what
+the contract layer adds every decorated class to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar, overload
+
+from ._core import registry
+from ._model.codecs import CodecModel
+
+__all__ = ["TypeModel", "default_model"]
+
+T = TypeVar("T")
+
+
+class TypeModel(CodecModel):
+    """Contracts, their generated codecs, and the operations over them.
+
+    ``max_depth`` bounds message nesting on decode (Google's runtimes use 100).
+    ``max_messages`` bounds how many messages one decode may build (``None``: no
+    bound), so that a small hostile input cannot make a server build millions of
+    empty messages (see "Hostile input" in docs/errors.md).
+    ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
+    ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
+    A model with ``max_messages`` runs the generated Python codecs whatever the backend
+    asked for (they count the messages a decode builds; the C engine does not), so its
+    ``backend`` is ``"python"``.
+    """
+
+    def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:
+        """``.proto`` text declaring ``cls`` (a contract or a list of them) and all it reaches.
+
+        ``syntax`` is ``"proto2"``, ``"proto3"`` or ``"editions"`` (edition 2023); a
+        contract the syntax cannot express is a :class:`ContractError` naming the
+        field and a syntax that would work.
+        """
+        from ._schema import proto as _proto
+
+        return _proto.schema(self, cls, syntax=syntax, package=package)
+
+    def descriptor_set(
+        self,
+        cls: Any,
+        *,
+        syntax: str = "proto3",
+        package: str | None = None,
+        name: str | None = None,
+        include_imports: bool = True,
+    ) -> bytes:
+        """A serialized ``FileDescriptorSet`` of what ``schema(cls, ...)`` declares.
+
+        The same bytes ``protoc --descriptor_set_out`` writes for that schema
+        (``include_imports`` adds the Timestamp/Duration files a contract uses),
+        without protoc: load it with ``google.protobuf.descriptor_pool``, serve
+        it by gRPC reflection.  ``cls`` may include services; ``name`` is the
+        file's name (by default from the package and the first service or
+        contract, ``shop/v1/catalog.proto``).  ``syntax`` as for :meth:`schema`.
+        """
+        from ._schema import export as _export
+
+        return _export.descriptor_set(
+            self, cls, syntax=syntax, package=package, name=name, include_imports=include_imports
+        )
+
+    def write_module(self, path: str | Path) -> Path:
+        """Write this model's codecs as an importable Python module (ahead of time).
+
+        Compiles every added contract first.  Importing the written module
+        installs the codecs (into the default model, if this is it; otherwise
+        call its ``install(model)``) with no reflection or code generation, and
+        refuses to if a contract's declaration changed since.
+        """
+        from . import _aot
+
+        return _aot.write_module(self, path)
+
+    # -- canonical JSON (protoattr._json) -------------------------------------
+
+    def to_json(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+        indent: int | None = 2,
+        sort_keys: bool = False,
+        ensure_ascii: bool = True,
+    ) -> str:
+        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
+        from ._json import api as _json
+
+        return _json.to_json(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+            indent=indent,
+            sort_keys=sort_keys,
+            ensure_ascii=ensure_ascii,
+        )
+
+    def to_dict(
+        self,
+        obj: Any,
+        *,
+        preserving_proto_field_name: bool = False,
+        use_integers_for_enums: bool = False,
+        always_print_fields_with_no_presence: bool = False,
+    ) -> Any:
+        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        from ._json import api as _json
+
+        return _json.to_dict(
+            self,
+            obj,
+            preserving_proto_field_name=preserving_proto_field_name,
+            use_integers_for_enums=use_integers_for_enums,
+            always_print_fields_with_no_presence=always_print_fields_with_no_presence,
+        )
+
+    @overload
+    def from_json(
+        self, cls: type[T], text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> T: ...
+    @overload
+    def from_json(
+        self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False
+    ) -> Any: ...
+    def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
+        from ._json import api as _json
+
+        return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
+
+    @overload
+    def from_dict(self, cls: type[T], data: Any, *, ignore_unknown_fields: bool = False) -> T: ...
+    @overload
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
+    def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
+        """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
+        from ._json import api as _json
+
+        return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
+
+    def schema_files(
+        self, cls: Any, *, syntax: str = "proto3", package: str | None = None
+    ) -> dict[str, str]:
+        """One ``.proto`` file per package, ``{"acme/orders/v1.proto": text, ...}``, for
+        contracts of several packages (:meth:`schema` writes one file for one package)."""
+        from ._schema import proto as _proto
+
+        return _proto.schema_files(self, cls, syntax=syntax, package=package)
+
+
+default_model = TypeModel()
+registry.set_default(default_model)

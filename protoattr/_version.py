@@ -1,0 +1,4 @@
+"""The version, in one place: packaging reads it (pyproject.toml), so does
+``protoattr --version``."""
+
+__version__ = "0.1.0"
