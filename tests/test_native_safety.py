@@ -6,6 +6,7 @@ engine did before the fix is in the test's docstring.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -143,7 +144,6 @@ def test_a_plan_with_more_fields_than_its_index_is_refused() -> None:
 
 def _fuzz_targets() -> Any:
     import importlib.util
-    import sys
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "fuzz" / "native" / "targets.py"
@@ -241,3 +241,62 @@ def test_the_memcheck_report_blames_the_engine_only() -> None:
         "invalid write": 1,
         "definitely lost": 2,
     }
+
+
+# ------------------------------------------------------------ small thread stacks
+
+_SMALL_STACK = """
+import sys, threading
+sys.setrecursionlimit(5000)
+import protoattr as pa
+from tests.test_native import Chain
+
+def nest(depth):
+    data = b""
+    for _ in range(depth):
+        n = len(data)
+        data = b"\\x0a" + (bytes([n]) if n < 128 else bytes([n & 0x7F | 0x80, n >> 7])) + data
+    return data
+
+native = pa.TypeModel(backend="native", max_depth=5000)
+python = pa.TypeModel(backend="python", max_depth=5000)
+deep = python.deserialize(Chain, nest(400))  # built on the main thread's stack
+out = []
+
+def run():
+    for depth in (30, 400):
+        try:
+            out.append(type(native.deserialize(Chain, nest(depth))).__name__)
+        except pa.DecodeError as exc:
+            out.append("DecodeError: " + str(exc)[:40])
+    try:
+        out.append(native.serialize(deep) == python.serialize(deep))
+    except pa.EncodeError as exc:
+        out.append("EncodeError: " + str(exc)[:40])
+
+threading.stack_size(64 * 1024)
+t = threading.Thread(target=run)
+t.start()
+t.join()
+print(out)
+"""
+
+
+@needs_engine
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
+def test_deep_nesting_in_a_thread_with_a_small_stack_is_an_error_not_a_crash() -> None:
+    """The engine recursed ~1 KiB of C stack per level: in a thread with a 64 KiB
+    stack, 400 levels (the Python codec decodes them there) crashed the process."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", _SMALL_STACK], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert eval(done.stdout) == [
+        "Chain",  # 30 levels: natively
+        "DecodeError: messages nested deeper than Python's rec",
+        "EncodeError: Chain: protoattr: the thread's C stack i",
+    ]

@@ -13,6 +13,7 @@
 #include "buffer.h"
 #include "wire.h"
 #include "timefmt.h"
+#include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
@@ -514,7 +515,8 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
 
 static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
                                 const unsigned char *end, Py_ssize_t depth) {
-    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH
+        || stack_low()) {
         return NULL;
     }
     Py_ssize_t n = plan->nfields;

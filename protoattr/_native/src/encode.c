@@ -10,6 +10,7 @@
 #include "buffer.h"
 #include "wire.h"
 #include "timefmt.h"
+#include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
@@ -522,7 +523,7 @@ static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict
 }
 
 static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
-    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
+    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid || stack_low()) {
         return -1;
     }
     PyObject *dict = NULL;

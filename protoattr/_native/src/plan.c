@@ -4,6 +4,8 @@
 
 #include <structmember.h>
 
+#include "stack.h"
+
 static int wire_type_of(int kind) {
     switch (kind) {
     case K_INT32: case K_INT64: case K_UINT32: case K_UINT64: case K_SINT32: case K_SINT64:
@@ -381,8 +383,23 @@ static int may_fall_back(void) {
     return 1;
 }
 
+/* An entry point called with its thread's stack nearly used up (nesting that runs
+ * through Python codecs and back into the engine): RecursionError, which the model
+ * reports as nesting too deep, rather than a crash a few levels further on. */
+static int stack_exhausted(void) {
+    if (stack_low()) {
+        PyErr_SetString(PyExc_RecursionError,
+                        "protoattr: the thread's C stack is nearly used up");
+        return 1;
+    }
+    return 0;
+}
+
 /* Plan.encode(obj) -> bytes: the message body, exactly as the Python codec writes it. */
 static PyObject *plan_encode(Plan *self, PyObject *obj) {
+    if (stack_exhausted()) {
+        return NULL;
+    }
     if (self->ready && !self->invalid) {
         EngineState *st = engine_state_of_type(Py_TYPE(self));
         PyObject *out = engine_encode(st, self, obj);
@@ -406,6 +423,9 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
 static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "decode(buf, pos, end, depth, base)");
+        return NULL;
+    }
+    if (stack_exhausted()) {
         return NULL;
     }
     if (self->py_decode == NULL) {
@@ -460,6 +480,9 @@ static PyObject *plan_set_list_fallback(Plan *self, PyObject *args) {
 
 /* Plan.encode_list(items) -> bytes: the items as repeated field 1. */
 static PyObject *plan_encode_list(Plan *self, PyObject *items) {
+    if (stack_exhausted()) {
+        return NULL;
+    }
     if (self->list_encode == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
         return NULL;
@@ -481,6 +504,9 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
 static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "decode_list(buf, pos, end, depth, base)");
+        return NULL;
+    }
+    if (stack_exhausted()) {
         return NULL;
     }
     if (self->list_decode == NULL) {
