@@ -91,9 +91,9 @@ def test_a_keyboard_interrupt_while_encoding_is_not_swallowed(backend: str) -> N
 
 def _int_field(i: int, number: int) -> tuple[Any, ...]:
     """A plan's field spec (plan.py's layout): an int64 ``f{i}`` written always."""
-    from protoattr._native.plan import ABSENT_VALUE, ENC_ALWAYS, INIT_NULL, KINDS
     from protoattr._core.types import Kind
     from protoattr._core.wire import tag_bytes
+    from protoattr._native.plan import ABSENT_VALUE, ENC_ALWAYS, INIT_NULL, KINDS
 
     value = (KINDS[Kind.INT64], None, False, None, False, False, None, None, 0)
     return (f"f{i}", number, 0, False, value, None, tag_bytes(number, 0), tag_bytes(number, 2),
