@@ -74,6 +74,34 @@ def check(cls: Any, data: bytes) -> None:
         raise AssertionError(f"re-encodings differ for {data!r}")
 
 
+def mutated_seed(seeds: list[bytes], data: bytes) -> bytes:
+    """A seed of the target changed as ``data`` says (a byte flipped, cut, inserted,
+    a slice repeated or spliced from another seed).  Without coverage feedback for
+    the C side (gcc), libFuzzer's own mutations stay near its one-byte start; this
+    keeps every input close to a valid message, where the deep paths are."""
+    fdp = atheris.FuzzedDataProvider(data)
+    out = bytearray(seeds[fdp.ConsumeIntInRange(0, len(seeds) - 1)])
+    for _ in range(fdp.ConsumeIntInRange(1, 4)):
+        op = fdp.ConsumeIntInRange(0, 5)
+        at = fdp.ConsumeIntInRange(0, len(out))
+        if op == 0 and out:
+            out[min(at, len(out) - 1)] = fdp.ConsumeInt(1) & 0xFF
+        elif op == 1:
+            del out[at:]
+        elif op == 2:
+            out[at:at] = fdp.ConsumeBytes(fdp.ConsumeIntInRange(1, 6))
+        elif op == 3 and out:
+            out[min(at, len(out) - 1)] ^= 0x80
+        elif op == 4:
+            stop = fdp.ConsumeIntInRange(at, len(out))
+            out[stop:stop] = out[at:stop]
+        else:
+            other = seeds[fdp.ConsumeIntInRange(0, len(seeds) - 1)]
+            start = fdp.ConsumeIntInRange(0, len(other))
+            out[at:at] = other[start : fdp.ConsumeIntInRange(start, len(other))]
+    return bytes(out)
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--write-seeds":
         for name, items in seeds().items():
@@ -90,6 +118,7 @@ def main() -> None:
     if name not in TARGETS:
         raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
     cls = TARGETS[name]
+    own_seeds = seeds()[name]
     print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]
     for items in seeds().values():  # compile everything before the clock starts
         for data in items:
@@ -97,6 +126,7 @@ def main() -> None:
 
     def one_input(data: bytes) -> None:
         check(cls, data)
+        check(cls, mutated_seed(own_seeds, data))
 
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

@@ -6,10 +6,12 @@
 ``proto2``     required fields, proto2 defaults and closed enums (the
                engine hands their unknown numbers to the Python codec);
 ``recursive``  a message that contains itself (depth limits, deep nesting);
-``list``       a top-level ``list[Proto2]`` (the engine's loop over the items).
-
-Inheritance and groups are not native yet (their contracts keep the
-Python codec), so they have no target here yet.
+``list``       a top-level ``list[Proto2]`` (the engine's loop over the items);
+``groups``     proto2 groups (singular, repeated, a group in a group, a message
+               of the same contract), required fields and closed enums;
+``hierarchy``  an inheritance hierarchy three levels deep with sibling
+               subtypes, in a repeated base-typed field, a singular one, a map
+               and a field typed as the middle level (never a sibling).
 """
 
 from __future__ import annotations
@@ -101,11 +103,70 @@ class Node:
     label: str = field(4, default="")
 
 
+@proto_contract
+@dataclass
+class GroupBody:
+    a: pa.int32 | None = field(1, default=None)
+    s: str | None = field(2, default=None)
+    level: Level | None = field(3, default=None)
+    deep: GroupBody | None = field(4, default=None, group=True)
+
+
+@proto_contract
+@dataclass
+class Grouped:
+    key: str = field(1, required=True)
+    level: Level = field(2, required=True)
+    ttl: pa.int32 = field(3, default=86400)
+    g: GroupBody | None = field(5, default=None, group=True)
+    items: list[GroupBody] = field(6, default_factory=list, group=True)
+    levels: list[Level] = field(7, default_factory=list)
+    msg: GroupBody | None = field(10, default=None)
+
+
+@proto_contract
+@dataclass
+class Base:
+    name: str = field(1, default="")
+    id: pa.int32 = field(2, default=0)
+
+
+@proto_contract(subtype_tag=10)
+@dataclass
+class Mid(Base):
+    side: pa.sint32 = field(1, default=0)
+    tags: list[str] = field(2, default_factory=list)
+
+
+@proto_contract(subtype_tag=11)
+@dataclass
+class Sibling(Base):
+    radius: float = field(1, default=0.0)
+
+
+@proto_contract(subtype_tag=5)
+@dataclass
+class Deep(Mid):
+    depth: pa.int64 = field(3, default=0)
+    inner: Inner | None = field(4, default=None)
+
+
+@proto_contract
+@dataclass
+class Scene:
+    shapes: list[Base] = field(1, default_factory=list)
+    main: Base | None = field(2, default=None)
+    mid: Mid | None = field(3, default=None)
+    by_name: dict[str, Base] = field(4, default_factory=dict)
+
+
 TARGETS: dict[str, Any] = {
     "scalars": Scalars,
     "proto2": Proto2,
     "recursive": Node,
     "list": list[Proto2],  # a top-level list: the engine's own loop over its items
+    "groups": Grouped,
+    "hierarchy": Scene,
 }
 
 
@@ -156,6 +217,41 @@ def seeds() -> dict[str, list[bytes]]:
             py.serialize(Proto2("", Level.LOW, Inner())),
         ],
         "recursive": [py.serialize(node), py.serialize(Node())],
+        "groups": [
+            py.serialize(
+                Grouped(
+                    "k",
+                    Level.MID,
+                    60,
+                    GroupBody(1, "g", Level.HIGH, GroupBody(2, deep=GroupBody(s="d"))),
+                    [GroupBody(3), GroupBody(s="i", level=Level.LOW), GroupBody()],
+                    [Level.LOW, Level.HIGH],
+                    GroupBody(4, "m", deep=GroupBody(5)),
+                )
+            ),
+            py.serialize(Grouped("", Level.LOW))
+            + b"\x9b\x06\x08\x01\xa3\x06\x12\x01x\xa4\x06\x9c\x06",  # unknown groups
+            py.serialize(Grouped("a", Level.HIGH, g=GroupBody(1)))
+            + py.serialize(Grouped("b", Level.LOW, g=GroupBody(s="t"), msg=GroupBody(2))),
+        ],
+        "hierarchy": [
+            py.serialize(
+                Scene(
+                    [
+                        Base("b", 1),
+                        Mid("m", 2, -3, ["t"]),
+                        Sibling("s", 3, 1.5),
+                        Deep("d", 4, 5, ["u", "v"], 6, Inner("i", 7)),
+                    ],
+                    Deep("main", depth=9),
+                    Deep("mid", side=1),
+                    {"x": Sibling(radius=2.0), "y": Base()},
+                )
+            ),
+            py.serialize(Scene(main=Sibling("s"), mid=Mid(tags=["a"])))
+            + py.serialize(Scene(main=Mid("m"), mid=Deep(depth=1))),
+            py.serialize(Scene()),
+        ],
         "list": [
             py.serialize(
                 [Proto2("a", Level.HIGH, Inner("x", 1)), Proto2("b", Level.LOW, Inner(), 5)],

@@ -6,9 +6,7 @@ One source for every place that writes these forms: the JSON forms of
 checks of the binary codec (:mod:`protoattr._python.runtime`).  The functions take
 ``(seconds, nanos)`` already checked by their caller, since each caller words
 its own error (an ``EncodeError`` naming a field, a ``ValueError`` naming a
-message...).  Parsing stays with each caller, since their rules differ:
-``_wktjson`` reads any Unicode digit (``\\d``) and any ``hh:mm`` offset, and
-``_json_time`` only ASCII digits and offsets up to 23:59; their messages differ too.
+message...).  Parsing is JSON's alone, in :mod:`protoattr._json.times`, for both.
 """
 
 from __future__ import annotations

@@ -19,17 +19,16 @@ from __future__ import annotations
 import base64
 import datetime
 import math
-import re
 import struct
 import typing
 from collections.abc import Callable
 
 from .._core import wkt as _wkt
 from .._core.errors import DecodeError, EncodeError
-from .._core.time_text import DURATION_MAX, TS_MAX, TS_MIN
 from .._core.types import INT_RANGES, Kind
 from .._core.wkt import duration_text, timestamp_text
 from . import forms as _jsonforms
+from . import times as _times
 from .forms import JsonContext
 from .plan import shortest_float32
 from .read import _float_reader, _int_reader, _read_bytes
@@ -43,56 +42,17 @@ _EPOCH = datetime.datetime(1970, 1, 1)
 # -- Timestamp -----------------------------------------------------------------------
 
 
-_RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?"
-    r"(Z|[+-][0-9]{2}:[0-9]{2})"
-)
-
-
 def parse_timestamp(value: typing.Any, path: str) -> _wkt.Timestamp:
-    if not isinstance(value, str):
-        raise DecodeError(f"{path}: a Timestamp is an RFC 3339 string, not {_kind(value)}")
-    m = _RFC3339.fullmatch(value)
-    if m is None:
-        raise DecodeError(
-            f"{path}: {value[:40]!r} is not an RFC 3339 timestamp like '1972-01-01T10:00:20.021Z'"
-        )
-    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
-    try:
-        when = datetime.datetime(year, month, day, hour, minute, second)
-    except ValueError as exc:
-        raise DecodeError(f"{path}: {value[:40]!r}: {exc}") from None
-    delta = when - _EPOCH
-    seconds = delta.days * 86400 + delta.seconds
-    zone = m.group(8)
-    if zone != "Z":
-        offset = (int(zone[1:3]) * 60 + int(zone[4:6])) * 60
-        seconds += -offset if zone[0] == "+" else offset
-    nanos = int((m.group(7) or "").ljust(9, "0"))
-    if not TS_MIN <= seconds <= TS_MAX:
-        raise DecodeError(f"{path}: {value[:40]!r} is outside 0001-01-01..9999-12-31 (UTC)")
-    return _wkt.Timestamp(seconds, nanos)
+    """A ``pa.Timestamp`` from its JSON form (the same rules as a ``datetime`` field's)."""
+    return _wkt.Timestamp(*_times.parse_timestamp(value, path))
 
 
 # -- Duration ------------------------------------------------------------------------
 
 
-_DURATION = re.compile(r"(-)?([0-9]+)(?:\.([0-9]{1,9}))?s")
-
-
 def parse_duration(value: typing.Any, path: str) -> _wkt.Duration:
-    if not isinstance(value, str):
-        raise DecodeError(f"{path}: a Duration is a string like '1.5s', not {_kind(value)}")
-    m = _DURATION.fullmatch(value)
-    if m is None:
-        raise DecodeError(f"{path}: {value[:40]!r} is not a duration like '-1.000340012s'")
-    seconds = int(m.group(2))
-    nanos = int((m.group(3) or "").ljust(9, "0"))
-    if seconds > DURATION_MAX:
-        raise DecodeError(f"{path}: {value[:40]!r} is outside ±{DURATION_MAX} s")
-    if m.group(1):
-        seconds, nanos = -seconds, -nanos
-    return _wkt.Duration(seconds, nanos)
+    """A ``pa.Duration`` from its JSON form (the same rules as a ``timedelta`` field's)."""
+    return _wkt.Duration(*_times.parse_duration(value, path))
 
 
 # -- FieldMask -----------------------------------------------------------------------

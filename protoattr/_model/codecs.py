@@ -189,6 +189,8 @@ class CodecModel:
         self._det_context = dataclasses.replace(
             self._context, codec_for=self._det_codec, deterministic=True
         )
+        if self._native is not None:  # serialize/deserialize/measure entered in C
+            self._native.install_entry_points(CodecModel)
 
     @property
     def backend(self) -> str:

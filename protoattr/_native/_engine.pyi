@@ -19,6 +19,7 @@ class Plan:
         max_depth: int,
         py_encode: Callable[[Any], bytes],
         py_decode: Callable[..., Any],
+        hier_spec: tuple[Any, ...] | None = None,
         /,
     ) -> None: ...
     def encode(self, obj: Any, /) -> bytes: ...
@@ -29,3 +30,17 @@ class Plan:
     def encode_list(self, items: Any, /) -> bytes: ...
     def decode_list(self, buf: bytes, pos: int, end: int, depth: int, base: Any, /) -> Any: ...
     def invalidate(self) -> None: ...
+
+class Entry:
+    """A model's serialize/deserialize/measure in C (mode 0/1/2)."""
+
+    __wrapped__: Callable[..., Any]
+    def __init__(
+        self,
+        mode: int,
+        codecs: dict[Any, Any],
+        lists: dict[Any, Any],
+        slow: Callable[..., Any],
+        /,
+    ) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -17,6 +17,7 @@ backend's own.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import warnings
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from .._python.runtime import (
     encode_timestamp,
     get_unknown,
     set_unknown,
+    unknown_key,
 )
 from . import engine
 
@@ -55,6 +57,8 @@ KINDS: dict[Kind, int] = {
         ]
     )
 }  # fmt: skip
+#: the kind number of a message field written as a group (engine.h's K_GROUP_SPEC)
+GROUP_KIND = 64
 _LABELS = {Label.SINGULAR: 0, Label.OPTIONAL: 1, Label.REPEATED: 2, Label.MAP: 3}
 ENC_DEFAULT, ENC_PRESENT, ENC_ALWAYS, ENC_PRESENT_NOT_NONE = 0, 1, 2, 3
 INIT_NULL, INIT_VALUE, INIT_LIST, INIT_DICT = 0, 1, 2, 3
@@ -81,23 +85,48 @@ def _wire_type(kind: Kind) -> int:
     return 2
 
 
+def levels_of(model: CodecModel, cls: type) -> list[type]:
+    """The levels of ``cls``'s hierarchy as the generated decoder lists them: the root,
+    then its descendants depth first (``[cls]`` for a contract without subtypes)."""
+    root = model._chain(cls)[-1]
+    out = [root]
+
+    def walk(level: type) -> None:
+        for _, sub in model._children_of(level):
+            out.append(sub)
+            walk(sub)
+
+    walk(root)
+    return out
+
+
+def _oneof_key(f: FieldInfo) -> tuple[str, str] | None:
+    """Members of one oneof: the same name, declared by the same class."""
+    return None if f.oneof is None else (f.owner, f.oneof)
+
+
 def unsupported(model: CodecModel, info: ContractInfo) -> str | None:
-    """Why the engine cannot run ``info``'s contract yet (``None``: it can)."""
-    cls = info.cls
-    if model._children_of(cls) or model._parent_of(cls) is not None:
-        return "inheritance (subtypes)"
-    for f in info.fields:
+    """Why the engine cannot run ``info``'s contract yet (``None``: it can).
+
+    A contract in a hierarchy runs natively when every level of it does (its plan
+    holds them all)."""
+    levels = levels_of(model, info.cls)
+    fields = [f for level in levels for f in model._own_fields(level)]
+    if len(levels) > 1:
+        if len({f.name for f in fields}) != len(fields):
+            return "inheritance: two levels of the hierarchy have a field of the same name"
+        if len(model._chain(info.cls)) > 64:
+            return "inheritance more than 64 levels deep"
+    for f in fields:
         reason = _field_unsupported(f)
         if reason is not None:
             return f"{f.where}: {reason}"
-    if len({f.oneof for f in info.fields if f.oneof is not None}) > 64:
+    if len({_oneof_key(f) for f in fields if f.oneof is not None}) > 64:
         return "more than 64 oneofs"
     return None
 
 
 def _field_unsupported(f: FieldInfo) -> str | None:
-    if f.group:
-        return "group"
     for vt in (f.value, f.key):
         if vt is not None and (vt.domain is not None or vt.encode_with or vt.decode_with):
             return "converted type or surrogate"
@@ -185,6 +214,21 @@ class NativeBackend:
         self.python: dict[type, tuple[Callable[[Any], bytes], Callable[..., Any]]] = {}
         self.reasons: dict[type, str] = {}
 
+    def install_entry_points(self, base: type) -> None:
+        """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
+        entry points (instance attributes): they run a plan straight from the call and
+        hand every other case to the Python method, unchanged.  ``base`` is the class
+        defining the methods; a subclass that overrides one of them keeps its own."""
+        model = self.model
+        cls = type(model)
+        for mode, name in enumerate(_ENTRY_POINTS):
+            method = getattr(cls, name)
+            if method is not getattr(base, name):
+                continue
+            vars(model)[name] = self._engine.Entry(
+                mode, model._codecs, model._lists, method.__get__(model, cls)
+            )
+
     # -- the model's hooks (called under the model's lock) ---------------------
 
     def installed(
@@ -271,28 +315,71 @@ class NativeBackend:
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
+        levels = levels_of(self.model, cls)
+        flat = len(levels) == 1
+        # the slots: every level's own fields (a flat contract: its fields)
+        own = {level: info.fields if flat else self.model._own_fields(level) for level in levels}
+        slots = [f for level in levels for f in own[level]]
         groups = {
-            name: i + 1
-            for i, name in enumerate(
-                dict.fromkeys(f.oneof for f in info.fields if f.oneof is not None)
-            )
+            key: i + 1
+            for i, key in enumerate(dict.fromkeys(_oneof_key(f) for f in slots if f.oneof))
         }
-        fields = tuple(
-            self._field(f, 0 if f.oneof is None else groups[f.oneof]) for f in info.fields
-        )
+        fields = tuple(self._field(f, groups.get(_oneof_key(f), 0)) for f in slots)
+        index = {f.name: i for i, f in enumerate(slots)}
+        hier = self._hier_spec(cls, levels, own, index)
         plan.setup(
             cls,
             fields,
-            _ctor_spec(info),
-            _unknown_spec(cls, info),
+            hier[3][hier[0]][10] if not flat else _ctor_spec(info),
+            _unknown_spec(cls, info) if flat else None,
             _reads_dict(cls, info),
             self.model.max_depth,
             py_encode,
             py_decode,
+            hier,
         )
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan
+
+    def _hier_spec(
+        self,
+        cls: type,
+        levels: list[type],
+        own: dict[type, list[FieldInfo]],
+        index: dict[str, int],
+    ) -> tuple[Any, ...]:
+        """The levels of ``cls``'s plan: ``(requested, get_unknown, set_unknown, levels)``,
+        each level ``(cls, parent, subtype number, its tag, own slots, children, unknown key,
+        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``."""
+        model = self.model
+        position = {level: i for i, level in enumerate(levels)}
+        root = levels[0]
+        below = set(levels_of_subtree(model, cls)) - {cls}
+        specs = []
+        for level in levels:
+            link = model._parent_of(level) if level is not root else None
+            parent, number = (position[link[0]], link[1]) if link is not None else (-1, 0)
+            linfo = model.info(level)
+            keeps = linfo.options.preserve_unknown and can_store_unknown(level)
+            chain = list(reversed(model._chain(level)))
+            chain_fields = [f for lv in chain for f in own[lv]]
+            specs.append(
+                (
+                    level,
+                    parent,
+                    number,
+                    tag_bytes(number, 2) if number else b"",
+                    tuple(index[f.name] for f in own[level]),
+                    tuple(position[sub] for _, sub in model._children_of(level)),
+                    unknown_key(level, root) if keeps else None,
+                    bool(getattr(level, "__dictoffset__", 0)),
+                    _reads_dict(level, linfo),
+                    level in below,
+                    _ctor_spec(linfo, chain_fields, index),
+                )
+            )
+        return (position[cls], get_unknown, set_unknown, tuple(specs))
 
     def _field(self, f: FieldInfo, oneof: int) -> tuple[Any, ...]:
         kind = f.value.kind
@@ -305,9 +392,9 @@ class NativeBackend:
             f.tag,
             _LABELS[f.label],
             f.packed,
-            self._value(f.value),
+            self._value(f.value, f.group),
             self._value(f.key) if f.key is not None else None,
-            tag_bytes(f.tag, _wire_type(kind)),
+            tag_bytes(f.tag, 3 if f.group else _wire_type(kind)),
             tag_bytes(f.tag, 2),
             enc_mode,
             cmp,
@@ -319,7 +406,7 @@ class NativeBackend:
             oneof,
         )
 
-    def _value(self, vt: ValueType) -> tuple[Any, ...]:
+    def _value(self, vt: ValueType, group: bool = False) -> tuple[Any, ...]:
         sub: Any = None
         native = False
         members = None
@@ -340,7 +427,8 @@ class NativeBackend:
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
-        return (KINDS[vt.kind], sub, native, members, plain, vt.closed, *helpers, zero)
+        kind = GROUP_KIND if group else KINDS[vt.kind]
+        return (kind, sub, native, members, plain, vt.closed, *helpers, zero)
 
 
 class _NativeList:
@@ -352,6 +440,9 @@ class _NativeList:
         self.plan = plan
         self.encode = plan.encode_list
         self.decode = plan.decode_list
+
+
+_ENTRY_POINTS = ("serialize", "deserialize", "measure")  # modes 0, 1, 2 of entry.c
 
 
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
@@ -378,17 +469,39 @@ def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
     return INIT_VALUE, f.default, ABSENT_NONE, None
 
 
-def _ctor_spec(info: ContractInfo) -> tuple[Any, ...]:
-    """How the decoder builds the object: the generated decoder's call, as data."""
-    index = {f.name: i for i, f in enumerate(info.fields)}
+def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
+    """``cls`` and its descendants in the subtype tree."""
+    out = [cls]
+    for _, sub in model._children_of(cls):
+        out.extend(levels_of_subtree(model, sub))
+    return out
+
+
+def _ctor_spec(
+    info: ContractInfo,
+    fields: list[FieldInfo] | None = None,
+    slots: dict[str, int] | None = None,
+) -> tuple[Any, ...]:
+    """How the decoder builds the object: the generated decoder's call, as data.
+
+    ``fields`` are the object's fields in the generated ``_build``'s order (the root
+    level's first) and ``slots`` their plan indices; by default the contract's own."""
+    own_fields = fields is None and slots is None
+    fields = info.fields if fields is None else fields
+    index = {f.name: i for i, f in enumerate(fields)} if slots is None else slots
     if info.construct != "init":
-        return (True, object.__new__, (), 0, None, tuple(range(len(info.fields))))
+        return (True, object.__new__, (), 0, None, tuple(index[f.name] for f in fields))
+    # what the generated __init__ would do, without its frame (a flat contract's own fields)
+    assigns = _init_assigns(info) if own_fields else None
+    if assigns is not None:
+        return (True, object.__new__, (), 0, None, assigns)
     call: list[int] = []
     kwnames: list[str] = []
     positional = True
     npositional = 0
+    mine = {f.name for f in fields}
     for attr, init_name, kw_only in info.init_params:
-        found = index.get(attr)
+        found = index.get(attr) if attr in mine else None
         if found is None or kw_only:
             positional = False
         if found is None:
@@ -398,8 +511,51 @@ def _ctor_spec(info: ContractInfo) -> tuple[Any, ...]:
             npositional += 1
         else:
             kwnames.append(init_name)
-    late = tuple(i for i, f in enumerate(info.fields) if f.init_name is None)
+    late = tuple(index[f.name] for f in fields if f.init_name is None)
     return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
+
+
+def _init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
+    """The fields, in the order their class's ``__init__`` assigns them, when that
+    ``__init__`` is the one ``@dataclass`` generated and does nothing else; else None.
+
+    Such an ``__init__`` is ``self.a = a; self.b = b; ...`` over the dataclass fields in
+    definition order (every argument is given: the decoder passes every field), so
+    ``object.__new__(cls)`` and the same assignments through the generic setattr build
+    the identical object (same ``__dict__``, same order) without a Python frame: about
+    half the cost of a record on decode.  Anything else ``__init__`` could do -- a
+    ``__post_init__``, an ``InitVar``, an ``init=False`` field set from its default, a
+    frozen class, a hand-written ``__init__``, a custom ``__new__``/``__setattr__`` or
+    metaclass ``__call__`` -- keeps the call of the class.
+    """
+    cls = info.cls
+    params = cls.__dict__.get("__dataclass_params__")
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if params is None or not params.init or params.frozen or info.validated or code is None:
+        return None
+    if code.co_filename != "<string>" or getattr(init, "__qualname__", None) != (
+        f"{cls.__qualname__}.__init__"
+    ):
+        return None  # not the generated one
+    if (
+        hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__  # type: ignore[comparison-overlap]
+        or cls.__setattr__ is not object.__setattr__  # type: ignore[comparison-overlap]
+        or type(cls).__call__ is not type.__call__
+    ):
+        return None
+    declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
+    names = [f.name for f in declared]
+    arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    if sorted(arguments) != sorted(names) or any(not f.init for f in declared):
+        return None  # an InitVar, or a field __init__ sets by itself
+    index = {f.name: i for i, f in enumerate(info.fields)}
+    if len(index) != len(names) or any(
+        n not in index or info.fields[index[n]].init_name != n for n in names
+    ):
+        return None  # a dataclass field the contract leaves out (its default: __init__'s)
+    return tuple(index[n] for n in names)
 
 
 def _unknown_spec(cls: type, info: ContractInfo) -> tuple[Any, ...] | None:

@@ -26,6 +26,9 @@ from typing import Any
 
 import protoattr as pa
 from protoattr import field, proto_contract
+from tests.contracts3 import Circle, Cube, Drawing, Shape, Square
+from tests.test_groups import G, Item
+from tests.test_groups import Holder as GroupHolder
 from tests.test_native import (
     Animal,
     Chain,
@@ -281,6 +284,38 @@ def fallback_ops(model: pa.TypeModel) -> list[Op]:
     ]
 
 
+def hier_ops(model: pa.TypeModel) -> list[Op]:
+    """Inheritance, groups and merges (hier.c, groups.c): round trips, merges into
+    objects, unknown groups, garbled hierarchies."""
+    drawing = Drawing(
+        shapes=[Circle(radius=1.0), Shape(name="s"), Cube(depth=2, labels=["l"]), Square(side=3)],
+        main=Cube(name="m"),
+        by_name={"c": Circle(name="cc"), "q": Square()},
+    )
+    drawing_bytes = model.serialize(drawing)
+    groups = GroupHolder(x=1, g=G(a=2, s="g"), item=[Item(n=-1, tags=["t"], deep=G(a=3))])
+    unknown_group = b"\x9b\x06\x08\x01\xa3\x06\x12\x01x\xa4\x06\x9c\x06"
+    groups_bytes = model.serialize(groups) + unknown_group
+    twice = groups_bytes + model.serialize(GroupHolder(g=G(s="t"), msg=G(a=5)))
+    sibling = model.serialize(Circle(radius=2.0))
+    hier_garbled = [drawing_bytes[:-2], b"\x5a\x03\x08\x01", sibling, groups_bytes[:-3],
+                    b"\x2b\x08\x01", b"\x9b\x06\xa4\x06"]  # fmt: skip
+    return [
+        lambda: model.deserialize(Drawing, model.serialize(drawing)),
+        lambda: model.deserialize(Shape, model.serialize(Cube("k", 1, 2, 3, ["a"]))),
+        lambda: model.merge(Cube(name="a", side=1, labels=["x"]), sibling),
+        lambda: model.merge(Drawing(main=Circle()), drawing_bytes),
+        lambda: model.serialize(model.deserialize(GroupHolder, groups_bytes)),
+        lambda: model.deserialize(GroupHolder, twice),
+        lambda: model.merge(GroupHolder(item=[Item()]), groups_bytes),
+        *[
+            lambda data=data, cls=cls: model.deserialize(cls, data)
+            for data in hier_garbled
+            for cls in (Drawing, Square, Shape, GroupHolder)
+        ],
+    ]
+
+
 FEATURES: list[Callable[[pa.TypeModel], list[Op]]] = [
     scalar_ops,
     message_ops,
@@ -293,6 +328,7 @@ FEATURES: list[Callable[[pa.TypeModel], list[Op]]] = [
     garbled_ops,
     list_ops,
     fallback_ops,
+    hier_ops,
 ]
 
 

@@ -9,8 +9,7 @@
  * malformed input) makes it fail without a message: the entry point then
  * runs the Python codec, which gives the result or the exact DecodeError.
  */
-#include "plan.h"
-#include "buffer.h"
+#include "engine.h"
 #include "wire.h"
 #include "timefmt.h"
 #include "stack.h"
@@ -19,16 +18,6 @@
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
 #define PyFloat_Unpack8(p, le) _PyFloat_Unpack8((const unsigned char *)(p), (le))
 #endif
-
-typedef struct {
-    EngineState *st;
-    PyObject *bufobj;              /* the bytes object (helpers and callbacks take it) */
-    const unsigned char *base;     /* its first byte: positions are offsets from here */
-    Py_ssize_t max_depth;          /* the model's (every plan of a model has the same) */
-} Ctx;
-
-static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
-                                const unsigned char *end, Py_ssize_t depth);
 
 static PyObject *py_ssize(Py_ssize_t v) {
     return PyLong_FromSsize_t(v);
@@ -269,9 +258,10 @@ static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p
     }
 }
 
-/* Skip the value of an unknown field; -1 for what Python reports as an error
- * (and for groups, which the Python codec skips). */
-static int skip_value(uint64_t tag, const unsigned char **p, const unsigned char *end) {
+/* Skip the value of an unknown field (a group counts depth from `depth`, the
+ * message's); -1 for what Python reports as an error. */
+int skip_value(Ctx *c, uint64_t tag, const unsigned char **p, const unsigned char *end,
+               Py_ssize_t depth) {
     uint64_t number = tag >> 3;
     if (number == 0 || number > MAX_FIELD_NUMBER) {
         return -1;
@@ -295,6 +285,8 @@ static int skip_value(uint64_t tag, const unsigned char **p, const unsigned char
         *p = e;
         return 0;
     }
+    case WT_SGROUP:
+        return skip_group(c, (uint32_t)number, p, end, depth);
     default:
         return -1;
     }
@@ -365,9 +357,10 @@ done:
 
 /* Read field `f` whose tag (wire type `wt`) was just read into `*slot`.
  * 1: read; 0: not a form of this field (an unknown field); -1: failure. */
-static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
-                      const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
+int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
+               const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
     const ValueSpec *vs = &f->value;
+    if (vs->wire_type == WT_SGROUP) return read_group_field(c, f, wt, p, end, depth, slot);
     switch (f->label) {
     case L_MAP:
         if (wt != WT_LEN) return 0;
@@ -392,7 +385,7 @@ static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
     default:
         if (wt != vs->wire_type) return 0;
         if (vs->kind == K_MESSAGE && *slot != NULL && *slot != Py_None) {
-            return -1;  /* seen twice: merged, which the Python codec does */
+            return merge_field(c, f, p, end, depth, slot);  /* seen twice: merged */
         }
         {
             PyObject *v = read_value(c, vs, p, end, depth, *slot);
@@ -403,15 +396,7 @@ static int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
     }
 }
 
-/* The unknown fields of one message: rare, so nothing on the stack (recursion
- * stays shallow in stack bytes) and one heap block when there are any. */
-typedef struct {
-    char *data;
-    Py_ssize_t len;
-    Py_ssize_t cap;
-} Unknown;
-
-static int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
+int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
     if (n > u->cap - u->len) {
         if (n > PY_SSIZE_T_MAX / 4 - u->len) {
             PyErr_NoMemory();
@@ -431,7 +416,7 @@ static int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
     return 0;
 }
 
-static int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth) {
+int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth) {
     PyObject *v;
     switch (f->absent_mode) {
     case ABSENT_REQUIRED:
@@ -472,7 +457,7 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
     }
     PyObject *obj;
     if (plan->construct_new) {
-        obj = PyObject_CallOneArg(plan->ctor, plan->cls);
+        obj = engine_new_object(c->st, plan);
     } else {
         PyObject *small[16];
         PyObject **args = small;
@@ -513,10 +498,11 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
     return obj;
 }
 
-static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
-                                const unsigned char *end, Py_ssize_t depth) {
-    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH
-        || stack_low()) {
+PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
+                         Py_ssize_t depth) {
+    if (stack_low()) return NULL;  /* the thread's C stack is nearly used up */
+    if (hier_is_multi(plan)) return hier_decode(c, plan, p, end, depth, NULL);
+    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
         return NULL;
     }
     Py_ssize_t n = plan->nfields;
@@ -574,7 +560,7 @@ static PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p,
             }
         }
         if (r == 0) {
-            if (skip_value(tag, &p, end) < 0) {
+            if (skip_value(c, tag, &p, end, depth) < 0) {
                 goto done;
             }
             if (plan->unknown_key != NULL && unknown_add(&unknown, t0, p - t0) < 0) {
@@ -622,7 +608,7 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
                 goto fail;
             }
             p = item_end;
-        } else if (skip_value(tag, &p, e) < 0) {
+        } else if (skip_value(&c, tag, &p, e, 0) < 0) {
             goto fail;
         }
     }

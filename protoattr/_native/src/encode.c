@@ -6,8 +6,7 @@
  * without a message; the entry point then runs the Python codec, which is the
  * reference for every result and every error.
  */
-#include "plan.h"
-#include "buffer.h"
+#include "engine.h"
 #include "wire.h"
 #include "timefmt.h"
 #include "stack.h"
@@ -17,7 +16,6 @@
 #define PyFloat_Pack8(x, p, le) _PyFloat_Pack8((x), (unsigned char *)(p), (le))
 #endif
 
-static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
 
 /* An int value as int64 within [lo, hi]; -1 (maybe with an exception) otherwise. */
 static int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
@@ -303,6 +301,7 @@ static inline int write_tag(Buf *b, const unsigned char *tag, int taglen) {
 
 static int write_value(EngineState *st, const ValueSpec *vs, const unsigned char *tag,
                        int taglen, PyObject *v, Buf *b, int depth) {
+    if (vs->wire_type == WT_SGROUP) return write_group(st, vs, tag, taglen, v, b, depth);
     if (write_tag(b, tag, taglen) < 0) {
         return -1;
     }
@@ -444,7 +443,7 @@ static int encode_map(EngineState *st, const Field *f, PyObject *v, Buf *b, int 
     return 0;
 }
 
-static int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
     switch (f->label) {
     case L_REPEATED:
         return encode_repeated(st, f, v, b, depth);
@@ -522,8 +521,25 @@ static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict
     return 0;
 }
 
-static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
-    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid || stack_low()) {
+/* The value of field `f` in the instance dict (borrowed; NULL: not there, or an
+ * error).  Instances built by __init__ or the decoder hold their fields in field
+ * order, which is mostly the plan's: while the dict's next entry is this field's
+ * name (interned: a pointer compare), it is taken without hashing. */
+static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, int *in_order) {
+    if (*in_order) {
+        PyObject *k, *v;
+        if (PyDict_Next(dict, cursor, &k, &v) && k == f->name) {
+            return v;
+        }
+        *in_order = 0;
+    }
+    return PyDict_GetItemWithError(dict, f->name);
+}
+
+int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
+    if (stack_low()) return -1;  /* the thread's C stack is nearly used up */
+    if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
+    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
         return -1;
     }
     PyObject *dict = NULL;
@@ -536,11 +552,13 @@ static int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, in
     int r = 0;
     Py_ssize_t in_dict = 0;
     unsigned char oneof_set[MAX_ONEOFS + 1] = {0};
+    Py_ssize_t cursor = 0;
+    int in_order = 1;
     for (Py_ssize_t i = 0; i < plan->nfields && r == 0; i++) {
         const Field *f = &plan->fields[i];
         PyObject *v = NULL;
         if (dict != NULL) {
-            v = PyDict_GetItemWithError(dict, f->name);
+            v = dict_field(dict, f, &cursor, &in_order);
             if (v != NULL) {
                 Py_INCREF(v);  /* held: a callback below may change the dict */
                 in_dict++;

@@ -10,12 +10,16 @@ static int engine_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "Plan", (PyObject *)st->plan_type) < 0) {
         return -1;
     }
+    if (engine_add_entry_type(module) < 0) {
+        return -1;
+    }
     st->str_encode = PyUnicode_InternFromString("encode");
     st->str_decode = PyUnicode_InternFromString("decode");
     st->str_value = PyUnicode_InternFromString("value");
     st->str_dict = PyUnicode_InternFromString("__dict__");
     st->empty_bytes = PyBytes_FromStringAndSize(NULL, 0);
-    if (!st->str_encode || !st->str_decode || !st->str_value || !st->str_dict
+    st->object_new = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__new__");
+    if (!st->object_new || !st->str_encode || !st->str_decode || !st->str_value || !st->str_dict
         || !st->empty_bytes) {
         return -1;
     }
@@ -40,6 +44,7 @@ static int engine_clear(PyObject *module) {
     Py_CLEAR(st->str_value);
     Py_CLEAR(st->str_dict);
     Py_CLEAR(st->empty_bytes);
+    Py_CLEAR(st->object_new);
     return 0;
 }
 

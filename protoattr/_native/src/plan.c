@@ -1,6 +1,6 @@
 /* The Plan type: setup from plan.py's tuples, the encode/decode entry points
  * Python calls, and the Python fallback behind them. */
-#include "plan.h"
+#include "engine.h"
 
 #include <structmember.h>
 
@@ -53,13 +53,15 @@ static int value_setup(ValueSpec *v, PyObject *spec) {
         return -1;
     }
     v->kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+    int group = v->kind == K_GROUP_SPEC;  /* a message written as a group */
+    v->kind = group ? K_MESSAGE : v->kind;
     if (v->kind < K_INT32 || v->kind >= K_LAST) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_ValueError, "plan: unknown kind");
         }
         return -1;
     }
-    v->wire_type = wire_type_of(v->kind);
+    v->wire_type = group ? 3 /* WT_SGROUP */ : wire_type_of(v->kind);
     v->sub = none_to_null(PyTuple_GET_ITEM(spec, 1));
     v->sub_native = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2));
     v->enum_members = none_to_null(PyTuple_GET_ITEM(spec, 3));
@@ -235,6 +237,7 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->kwnames);
     Py_CLEAR(self->list_encode);
     Py_CLEAR(self->list_decode);
+    hier_free(self);
 }
 
 static Py_ssize_t *index_array(PyObject *seq, Py_ssize_t nfields, Py_ssize_t *count) {
@@ -263,13 +266,15 @@ static Py_ssize_t *index_array(PyObject *seq, Py_ssize_t nfields, Py_ssize_t *co
     return out;
 }
 
-/* Plan.setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode) */
+/* Plan.setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode,
+ *            hier_spec=None) */
 static PyObject *plan_setup(Plan *self, PyObject *args) {
     PyObject *cls, *fields, *ctor_spec, *unknown_spec, *py_encode, *py_decode;
+    PyObject *hier_spec = Py_None;
     int use_dict, max_depth;
-    if (!PyArg_ParseTuple(args, "OO!O!OpiOO:setup", &cls, &PyTuple_Type, &fields, &PyTuple_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OpiOO|O:setup", &cls, &PyTuple_Type, &fields, &PyTuple_Type,
                           &ctor_spec, &unknown_spec, &use_dict, &max_depth, &py_encode,
-                          &py_decode)) {
+                          &py_decode, &hier_spec)) {
         return NULL;
     }
     if (!PyType_Check(cls)) {
@@ -357,6 +362,9 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
         self->set_unknown = PyTuple_GET_ITEM(unknown_spec, 3);
         Py_INCREF(self->set_unknown);
     }
+    if (hier_spec != Py_None && hier_setup(self, hier_spec) < 0) {
+        goto fail;
+    }
     self->invalid = 0;
     self->ready = 1;
     Py_RETURN_NONE;
@@ -375,7 +383,7 @@ static PyObject *plan_invalidate(Plan *self, PyObject *unused) {
  * exception must propagate as it is: a KeyboardInterrupt, SystemExit or other
  * BaseException that is not an Exception is not about the data, and running the
  * codec again would lose it. */
-static int may_fall_back(void) {
+int engine_may_fall_back(void) {
     if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception)) {
         return 0;
     }
@@ -406,7 +414,7 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
         if (out != NULL) {
             return out;
         }
-        if (!may_fall_back()) {
+        if (!engine_may_fall_back()) {
             return NULL;
         }
     }
@@ -433,7 +441,7 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     PyObject *buf = args[0];
-    if (self->ready && !self->invalid && args[4] == Py_None && PyBytes_CheckExact(buf)
+    if (self->ready && !self->invalid && PyBytes_CheckExact(buf)
         && PyLong_CheckExact(args[1]) && PyLong_CheckExact(args[2])
         && PyLong_CheckExact(args[3])) {
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -444,18 +452,20 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
             EngineState *st = engine_state_of_type(Py_TYPE(self));
             /* Collections triggered by the objects a large decode creates find
              * nothing to free (every new object is referenced): defer them. */
-            int gc_was = 0;
-            if (depth == 0 && end - pos > 4096) {
-                gc_was = PyGC_Disable();
+            int pause = depth == 0 && end - pos > 4096;
+            if (pause) {
+                engine_gc_pause(st);
             }
-            PyObject *out = engine_decode(st, self, buf, pos, end, depth);
-            if (gc_was) {
-                PyGC_Enable();
+            PyObject *out = args[4] == Py_None
+                                ? engine_decode(st, self, buf, pos, end, depth)
+                                : engine_merge(st, self, buf, pos, end, depth, args[4]);
+            if (pause) {
+                engine_gc_resume(st);
             }
             if (out != NULL) {
                 return out;
             }
-            if (!may_fall_back()) {
+            if (!engine_may_fall_back()) {
                 return NULL;
             }
         }
@@ -492,7 +502,7 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
         if (out != NULL) {
             return out;
         }
-        if (!may_fall_back()) {
+        if (!engine_may_fall_back()) {
             return NULL;
         }
     }
@@ -519,16 +529,19 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
         Py_ssize_t end = PyLong_AsSsize_t(args[2]);
         if (!PyErr_Occurred() && 0 <= pos && pos <= end && end <= PyBytes_GET_SIZE(buf)) {
-            int gc_was = end - pos > 4096 ? PyGC_Disable() : 0;
-            PyObject *out = engine_decode_list(engine_state_of_type(Py_TYPE(self)), self, buf,
-                                               pos, end);
-            if (gc_was) {
-                PyGC_Enable();
+            EngineState *st = engine_state_of_type(Py_TYPE(self));
+            int pause = end - pos > 4096;
+            if (pause) {
+                engine_gc_pause(st);
+            }
+            PyObject *out = engine_decode_list(st, self, buf, pos, end);
+            if (pause) {
+                engine_gc_resume(st);
             }
             if (out != NULL) {
                 return out;
             }
-            if (!may_fall_back()) {
+            if (!engine_may_fall_back()) {
                 return NULL;
             }
         }
@@ -566,7 +579,7 @@ static int plan_traverse(Plan *self, visitproc visit, void *arg) {
         Py_VISIT(f->absent_value);
         Py_VISIT(f->container);
     }
-    return 0;
+    return hier_traverse(self, visit, arg);
 }
 
 static int plan_clear(Plan *self) {
@@ -599,7 +612,8 @@ static PyObject *plan_get_cls(Plan *self, void *closure) {
 
 static PyMethodDef plan_methods[] = {
     {"setup", (PyCFunction)plan_setup, METH_VARARGS,
-     "setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode)"},
+     "setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode, "
+     "hier_spec=None)"},
     {"encode", (PyCFunction)plan_encode, METH_O, "encode(obj) -> bytes"},
     {"decode", (PyCFunction)(void (*)(void))plan_decode, METH_FASTCALL,
      "decode(buf, pos, end, depth, base) -> object"},

@@ -107,6 +107,7 @@ typedef struct Plan {
     PyObject *list_encode;    /* top-level list[cls]: the Python fallbacks */
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
+    struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
     PyObject *weakreflist;
 } Plan;
 
@@ -119,6 +120,9 @@ typedef struct {
     PyObject *str_dict;
     PyObject *empty_bytes;
     void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule */
+    PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
+    int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
+    int gc_was_enabled;       /* the collector was on when the first of them began */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
@@ -141,11 +145,22 @@ static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
  * with or without an exception set: the caller then runs the Python codec,
  * which either produces the result or raises the exact error. */
 PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
+/* After the engine failed: 1 (exception cleared) when the Python path may run,
+ * 0 when the pending exception (KeyboardInterrupt, SystemExit...) must propagate. */
+int engine_may_fall_back(void);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
 /* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
 PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
 PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                              Py_ssize_t end);
+
+/* entry.c: the model entry points (TypeModel.serialize & co. in C) and the GC
+ * deferral of large decodes. */
+int engine_add_entry_type(PyObject *module);
+void engine_gc_pause(EngineState *st);
+void engine_gc_resume(EngineState *st);
+/* construct.c: a plan's construct_new object, object.__new__ called directly. */
+PyObject *engine_new_object(EngineState *st, Plan *plan);
 
 #endif

@@ -1,0 +1,114 @@
+/* The engine's internal interface: what decode.c, encode.c and hier.c share.
+ *
+ * hier.c runs inheritance hierarchies (several levels, each a nested message
+ * in its parent), merges into an existing object (a base) and groups; it
+ * reuses the per-field readers and writers of decode.c and encode.c through
+ * the declarations below.
+ */
+#ifndef PROTOATTR_ENGINE_H
+#define PROTOATTR_ENGINE_H
+
+#include "plan.h"
+#include "buffer.h"
+
+typedef struct {
+    EngineState *st;
+    PyObject *bufobj;              /* the bytes object (helpers and callbacks take it) */
+    const unsigned char *base;     /* its first byte: positions are offsets from here */
+    Py_ssize_t max_depth;          /* the model's (every plan of a model has the same) */
+} Ctx;
+
+/* The unknown fields of one message (or one hierarchy level): rare, so nothing
+ * on the stack and one heap block when there are any. */
+typedef struct {
+    char *data;
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Unknown;
+
+/* The kind number plan.py sends for a message field written as a group (it
+ * becomes K_MESSAGE with wire type WT_SGROUP; not a K_* enum member). */
+#define K_GROUP_SPEC 64
+
+/* decode.c */
+PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
+                         Py_ssize_t depth);
+int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
+               const unsigned char *end, Py_ssize_t depth, PyObject **slot);
+int skip_value(Ctx *c, uint64_t tag, const unsigned char **p, const unsigned char *end,
+               Py_ssize_t depth);
+int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n);
+int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth);
+
+/* encode.c */
+int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
+int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth);
+
+/* hier.c: hierarchies and merges */
+int hier_setup(Plan *plan, PyObject *spec);
+void hier_free(Plan *plan);
+int hier_traverse(Plan *plan, visitproc visit, void *arg);
+int hier_encode(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
+PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
+                      Py_ssize_t depth, PyObject *base);
+/* A singular message field seen again (or holding a base's value): merged into it. */
+int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
+                Py_ssize_t depth, PyObject **slot);
+PyObject *engine_merge(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                       Py_ssize_t end, Py_ssize_t depth, PyObject *base);
+
+/* groups.c */
+int skip_group(Ctx *c, uint32_t number, const unsigned char **p, const unsigned char *end,
+               Py_ssize_t depth);
+int read_group_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
+                     const unsigned char *end, Py_ssize_t depth, PyObject **slot);
+int write_group(EngineState *st, const ValueSpec *vs, const unsigned char *tag, int taglen,
+                PyObject *v, Buf *b, int depth);
+
+/* A nested message at [p, e): decoded fresh, or merged into `base` (then it must
+ * still be an instance of the field's class, as _runtime.of_subtype checks). */
+PyObject *decode_sub(Ctx *c, const ValueSpec *vs, const unsigned char *p, const unsigned char *e,
+                     Py_ssize_t depth, PyObject *base);
+
+/* One level of a hierarchy (a flat contract has one, its own). */
+typedef struct {
+    PyObject *cls;
+    Py_ssize_t parent;             /* -1 for the root */
+    unsigned char tag[5];          /* this level's subtype field in its parent (LEN) */
+    int taglen;
+    uint32_t number;
+    Py_ssize_t nslots;
+    Py_ssize_t *slots;             /* this level's own fields: indices into plan->fields */
+    Py_ssize_t nchildren;
+    Py_ssize_t *children;          /* level indices */
+    int16_t by_number[33];         /* 1..32: slot (>= 0), child level (-2 - k), none (-1) */
+    PyObject *unknown_key;         /* NULL: this level keeps no unknown fields */
+    int unknown_in_dict;
+    int use_dict;                  /* an instance of exactly cls: fields read from __dict__ */
+    int in_subtree;                /* a descendant of the requested class (encode dispatch) */
+    /* building this level's class (the generated decoder's call, as in plan.c) */
+    int construct_new;
+    PyObject *ctor;
+    Py_ssize_t ncall;
+    Py_ssize_t npositional;
+    Py_ssize_t *call;
+    PyObject *kwnames;
+    Py_ssize_t nlate;
+    Py_ssize_t *late;
+} Level;
+
+/* Every level of a plan's hierarchy: the root first, then the descendants depth first. */
+typedef struct Hier {
+    Py_ssize_t nlevels;
+    Py_ssize_t requested;          /* the plan's own class */
+    Level *levels;
+    PyObject *get_unknown;
+    PyObject *set_unknown;
+} Hier;
+
+/* A plan runs several levels (a hierarchy) rather than one flat message. */
+static inline int hier_is_multi(const Plan *plan) {
+    return plan->hier != NULL && plan->hier->nlevels > 1;
+}
+
+#endif
