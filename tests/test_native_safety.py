@@ -300,3 +300,42 @@ def test_deep_nesting_in_a_thread_with_a_small_stack_is_an_error_not_a_crash() -
         "DecodeError: messages nested deeper than Python's rec",
         "EncodeError: Chain: protoattr: the thread's C stack i",
     ]
+
+
+_GROUPS_SMALL_STACK = """
+import sys, threading
+import protoattr as pa
+from tests.test_native import Leaf
+
+data = b"\\x0a\\x01x" + b"\\x1b" * 900 + b"\\x1c" * 900  # unknown groups, nested 900 deep
+native = pa.TypeModel(backend="native", max_depth=5000)
+out = []
+
+def run():
+    try:
+        out.append(native.deserialize(Leaf, data))
+    except pa.DecodeError as exc:
+        out.append("DecodeError")
+
+threading.stack_size(64 * 1024)
+t = threading.Thread(target=run)
+t.start()
+t.join()
+print(out == [Leaf("x", 0)] or out)
+"""
+
+
+@needs_engine
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
+def test_deep_unknown_groups_in_a_thread_with_a_small_stack_do_not_crash() -> None:
+    """groups.c skips nested unknown groups recursively without going through
+    decode_message (whose stack check it missed): 900 levels crashed a 64 KiB thread."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", _GROUPS_SMALL_STACK], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "True"
