@@ -338,4 +338,6 @@ def test_deep_unknown_groups_in_a_thread_with_a_small_stack_do_not_crash() -> No
         [sys.executable, "-c", _GROUPS_SMALL_STACK], cwd=root, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "True"
+    # the result (the Python codec finishes where the engine stops), or Python's own
+    # "nested deeper than the recursion limit allows": either way, no crash
+    assert done.stdout.strip() in ("True", "['DecodeError']")
