@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Fuzz the native decoder with atheris: ``python fuzz/native/harness.py TARGET [libFuzzer args]``.
 
 Every input is decoded by the C engine and by the Python codec: anything but a
@@ -109,9 +110,13 @@ def main() -> None:
             for i, data in enumerate(items):
                 (folder / f"seed-{i}").write_bytes(data)
         return
-    if len(sys.argv) < 2 or sys.argv[1] not in TARGETS:
+    if len(sys.argv) > 1 and sys.argv[1] in TARGETS:
+        # libFuzzer's -merge/-fork children run argv[0] with libFuzzer's flags only:
+        # they find the target in the environment
+        os.environ["FUZZ_NATIVE_TARGET"] = sys.argv.pop(1)
+    name = os.environ.get("FUZZ_NATIVE_TARGET", "")
+    if name not in TARGETS:
         raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
-    name = sys.argv.pop(1)
     cls = TARGETS[name]
     own_seeds = seeds()[name]
     print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ int buf_grow(Buf *b, Py_ssize_t extra) {
         return -1;
     }
     Py_ssize_t need = b->len + extra;
-    Py_ssize_t cap = b->cap * 2;
+    Py_ssize_t cap = b->cap > PY_SSIZE_T_MAX / 4 ? need : b->cap * 2;
     if (cap < need) {
         cap = need;
     }

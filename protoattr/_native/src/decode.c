@@ -13,6 +13,7 @@
 #include "wire.h"
 #include "timefmt.h"
 #include "convert.h"
+#include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
@@ -518,6 +519,7 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
 
 PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
                          Py_ssize_t depth) {
+    if (stack_low()) return NULL;  /* the thread's C stack is nearly used up */
     if (hier_is_multi(plan)) return hier_decode(c, plan, p, end, depth, NULL);
     if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
         return NULL;

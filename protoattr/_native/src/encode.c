@@ -10,6 +10,7 @@
 #include "wire.h"
 #include "timefmt.h"
 #include "convert.h"
+#include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
@@ -602,6 +603,7 @@ static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, 
 }
 
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
+    if (stack_low()) return -1;  /* the thread's C stack is nearly used up */
     if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
     if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
         return -1;

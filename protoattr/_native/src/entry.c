@@ -254,7 +254,9 @@ static PyObject *entry_vectorcall(PyObject *self, PyObject *const *args, size_t 
         }
         return out;
     }
-    PyErr_Clear();
+    if (!engine_may_fall_back()) {
+        return NULL;  /* a KeyboardInterrupt or SystemExit: the Python path would lose it */
+    }
     return PyObject_Vectorcall(e->slow, args, nargsf, kwnames);
 }
 

@@ -7,13 +7,14 @@
  */
 #include "engine.h"
 #include "wire.h"
+#include "stack.h"
 
 /* For a group whose start tag (field `number`) was just read at message depth
  * `depth`: where its end-group tag starts (*ge) and ends (*after). */
 static int group_bounds(Ctx *c, uint32_t number, const unsigned char *p, const unsigned char *end,
                         Py_ssize_t depth, const unsigned char **ge, const unsigned char **after) {
-    if (depth >= c->max_depth || depth >= NATIVE_MAX_DEPTH) {
-        return -1;  /* Python: "groups nested deeper than max_depth" */
+    if (depth >= c->max_depth || depth >= NATIVE_MAX_DEPTH || stack_low()) {
+        return -1;  /* Python: "groups nested deeper than max_depth" (or a small stack) */
     }
     for (;;) {
         if (p >= end) {

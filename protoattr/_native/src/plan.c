@@ -5,6 +5,8 @@
 
 #include <structmember.h>
 
+#include "stack.h"
+
 static int wire_type_of(int kind) {
     switch (kind) {
     case K_INT32: case K_INT64: case K_UINT32: case K_UINT64: case K_SINT32: case K_SINT64:
@@ -285,6 +287,16 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "plan: cls must be a class");
         return NULL;
     }
+    if (self->cls != NULL) {
+        /* once only: a call running this plan (a callback of it may be what called
+         * setup) reads its fields and nested plans without holding them */
+        PyErr_SetString(PyExc_RuntimeError, "plan: set up already");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(fields) > INT16_MAX) {
+        PyErr_SetString(PyExc_ValueError, "plan: more fields than the engine indexes");
+        return NULL;
+    }
     plan_release(self);
     Py_INCREF(cls);
     self->cls = cls;
@@ -372,15 +384,45 @@ static PyObject *plan_invalidate(Plan *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The engine declined or failed: 1 when the Python codec is to run (it gives the
+ * result, or the exact error), with no exception left set; 0 when the pending
+ * exception must propagate as it is: a KeyboardInterrupt, SystemExit or other
+ * BaseException that is not an Exception is not about the data, and running the
+ * codec again would lose it. */
+int engine_may_fall_back(void) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return 0;
+    }
+    PyErr_Clear();
+    return 1;
+}
+
+/* An entry point called with its thread's stack nearly used up (nesting that runs
+ * through Python codecs and back into the engine): RecursionError, which the model
+ * reports as nesting too deep, rather than a crash a few levels further on. */
+static int stack_exhausted(void) {
+    if (stack_low()) {
+        PyErr_SetString(PyExc_RecursionError,
+                        "protoattr: the thread's C stack is nearly used up");
+        return 1;
+    }
+    return 0;
+}
+
 /* Plan.encode(obj) -> bytes: the message body, exactly as the Python codec writes it. */
 static PyObject *plan_encode(Plan *self, PyObject *obj) {
+    if (stack_exhausted()) {
+        return NULL;
+    }
     if (self->ready && !self->invalid) {
         EngineState *st = engine_state_of_type(Py_TYPE(self));
         PyObject *out = engine_encode(st, self, obj);
         if (out != NULL) {
             return out;
         }
-        PyErr_Clear();
+        if (!engine_may_fall_back()) {
+            return NULL;
+        }
     }
     self->fallbacks++;
     if (self->py_encode == NULL) {
@@ -395,6 +437,9 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
 static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "decode(buf, pos, end, depth, base)");
+        return NULL;
+    }
+    if (stack_exhausted()) {
         return NULL;
     }
     if (self->py_decode == NULL) {
@@ -426,6 +471,9 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
             if (out != NULL) {
                 return out;
             }
+            if (!engine_may_fall_back()) {
+                return NULL;
+            }
         }
         PyErr_Clear();
     }
@@ -448,6 +496,9 @@ static PyObject *plan_set_list_fallback(Plan *self, PyObject *args) {
 
 /* Plan.encode_list(items) -> bytes: the items as repeated field 1. */
 static PyObject *plan_encode_list(Plan *self, PyObject *items) {
+    if (stack_exhausted()) {
+        return NULL;
+    }
     if (self->list_encode == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
         return NULL;
@@ -457,7 +508,9 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
         if (out != NULL) {
             return out;
         }
-        PyErr_Clear();
+        if (!engine_may_fall_back()) {
+            return NULL;
+        }
     }
     self->fallbacks++;
     return PyObject_CallOneArg(self->list_encode, items);
@@ -467,6 +520,9 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
 static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "decode_list(buf, pos, end, depth, base)");
+        return NULL;
+    }
+    if (stack_exhausted()) {
         return NULL;
     }
     if (self->list_decode == NULL) {
@@ -490,6 +546,9 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
             }
             if (out != NULL) {
                 return out;
+            }
+            if (!engine_may_fall_back()) {
+                return NULL;
             }
         }
         PyErr_Clear();

@@ -151,6 +151,9 @@ static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
  * with or without an exception set: the caller then runs the Python codec,
  * which either produces the result or raises the exact error. */
 PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
+/* After the engine failed: 1 (exception cleared) when the Python path may run,
+ * 0 when the pending exception (KeyboardInterrupt, SystemExit...) must propagate. */
+int engine_may_fall_back(void);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
 /* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
