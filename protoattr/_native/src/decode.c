@@ -271,8 +271,9 @@ static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned cha
 
 /* read_wire_value, then converted to the user's type where the value travels as
  * another kind (a Decimal read as a string, a surrogate as its contract). */
-static PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
-                            const unsigned char *end, Py_ssize_t depth, PyObject *previous) {
+ENGINE_INLINE PyObject *read_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
+                                   const unsigned char *end, Py_ssize_t depth,
+                                   PyObject *previous) {
     PyObject *x = read_wire_value(c, vs, p, end, depth, previous);
     return vs->conv ? convert_from_wire(c->st, vs, x) : x;
 }
@@ -376,8 +377,8 @@ done:
 
 /* Read field `f` whose tag (wire type `wt`) was just read into `*slot`.
  * 1: read; 0: not a form of this field (an unknown field); -1: failure. */
-int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
-               const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
+ENGINE_INLINE int field_read(Ctx *c, const Field *f, int wt, const unsigned char **p,
+                              const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
     const ValueSpec *vs = &f->value;
     if (vs->wire_type == WT_SGROUP) return read_group_field(c, f, wt, p, end, depth, slot);
     switch (f->label) {
@@ -413,6 +414,12 @@ int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
         }
         return 1;
     }
+}
+
+/* The same, for the other files (hier.c reads each level's fields through this). */
+int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p, const unsigned char *end,
+               Py_ssize_t depth, PyObject **slot) {
+    return field_read(c, f, wt, p, end, depth, slot);
 }
 
 int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n) {
@@ -564,7 +571,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
         Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
         int r = 0;
         if (idx >= 0) {
-            r = read_field(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
+            r = field_read(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
             if (r < 0) {
                 goto done;
             }

@@ -299,7 +299,8 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
 
 /* The value of `v` without its tag (packed runs and after a tag): converted first when
  * it travels as another kind (a Decimal as its string, a surrogate as its contract). */
-static int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b, int depth) {
+ENGINE_INLINE int write_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b,
+                                 int depth) {
     if (!convert_encodes(vs)) {
         return write_wire_payload(st, vs, v, b, depth);
     }
@@ -507,7 +508,7 @@ PyObject *encode_callback(EngineState *st, const ValueSpec *vs, PyObject *v) {
     return body;
 }
 
-int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+ENGINE_INLINE int field_body(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
     switch (f->label) {
     case L_REPEATED:
         return encode_repeated(st, f, v, b, depth);
@@ -540,6 +541,11 @@ int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth
         break;
     }
     return write_value(st, &f->value, f->tag, f->taglen, v, b, depth);
+}
+
+/* One field of a message (hier.c writes each level's fields through this). */
+int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth) {
+    return field_body(st, f, v, b, depth);
 }
 
 /* The unknown fields kept on `obj` (a new reference, NULL when none), or -1. */
@@ -643,7 +649,7 @@ int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth
         if (f->oneof && v != Py_None && oneof_set[f->oneof]++) {
             r = -1;  /* two members of one oneof set: Python names them in its error */
         } else {
-            r = encode_field(st, f, v, b, depth);
+            r = field_body(st, f, v, b, depth);
         }
         Py_DECREF(v);
     }
