@@ -13,6 +13,7 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import inspect
 import sys
 import threading
 import types
@@ -351,7 +352,12 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
     globalns = dict(vars(module)) if module is not None else {}
     localns = {**_LOCALS.get(cls, {}), cls.__name__: cls}
     try:
-        hints = typing.get_type_hints(cls, globalns=globalns, localns=localns, include_extras=True)
+        try:
+            hints = typing.get_type_hints(
+                cls, globalns=globalns, localns=localns, include_extras=True
+            )
+        except TypeError:  # 3.10 refuses a quoted dataclasses.InitVar[...]: evaluate them here
+            hints = _evaluated_annotations(cls, localns)
         return {name: _eval_strings(hint, globalns, localns) for name, hint in hints.items()}
     except NameError as exc:
         if final:
@@ -360,6 +366,20 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
                 "referenced class at module level before first use"
             ) from None
         raise _Unresolved(str(exc)) from None
+
+
+def _evaluated_annotations(cls: type, localns: dict[str, Any]) -> dict[str, Any]:
+    """``cls``'s annotations (its bases' first), each string evaluated in the module of
+    the class that wrote it: ``get_type_hints`` without its check that every hint is a
+    type, which on Python 3.10 rejects ``InitVar[int]`` under ``from __future__ import
+    annotations`` (3.11 accepts it)."""
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        module = sys.modules.get(klass.__module__)
+        namespace = dict(vars(module)) if module is not None else {}
+        for name, value in inspect.get_annotations(klass).items():
+            hints[name] = eval(value, namespace, localns) if isinstance(value, str) else value
+    return hints
 
 
 def _eval_strings(hint: Any, globalns: dict[str, Any], localns: dict[str, Any]) -> Any:
