@@ -7,6 +7,7 @@ engine did before the fix is in the test's docstring.
 from __future__ import annotations
 
 import sys
+import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -176,7 +177,7 @@ def test_the_native_fuzz_corpus_decodes_as_the_python_codec_does() -> None:
     corpus = Path(targets.__file__).parent / "corpus"
     seen = 0
     for name, cls in targets.TARGETS.items():
-        kind = cls if not isinstance(cls, type) else None
+        kind = cls if typing.get_origin(cls) is list else None  # (3.10: list[T] is a type)
         for path in sorted((corpus / name).iterdir()):
             data = path.read_bytes()
             got, want = _outcome(nat, cls, data), _outcome(py, cls, data)
@@ -286,6 +287,11 @@ print(out)
 
 @needs_engine
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
+@pytest.mark.skipif(
+    sys.version_info < (3, 11),
+    reason="on CPython 3.10 every Python call uses the C stack, so the Python codec the "
+    "engine hands over to crashes in such a thread too (3.11 stopped that)",
+)
 def test_deep_nesting_in_a_thread_with_a_small_stack_is_an_error_not_a_crash() -> None:
     """The engine recursed ~1 KiB of C stack per level: in a thread with a 64 KiB
     stack, 400 levels (the Python codec decodes them there) crashed the process."""
@@ -329,6 +335,11 @@ print(out == [Leaf("x", 0)] or out)
 
 @needs_engine
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
+@pytest.mark.skipif(
+    sys.version_info < (3, 11),
+    reason="on CPython 3.10 every Python call uses the C stack, so the Python codec the "
+    "engine hands over to crashes in such a thread too (3.11 stopped that)",
+)
 def test_deep_unknown_groups_in_a_thread_with_a_small_stack_do_not_crash() -> None:
     """groups.c skips nested unknown groups recursively without going through
     decode_message (whose stack check it missed): 900 levels crashed a 64 KiB thread."""
