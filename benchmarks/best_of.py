@@ -14,13 +14,17 @@ from __future__ import annotations
 import argparse
 import gc
 import time
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from benchmarks.peers import BASELINE, load
 from benchmarks.workloads import WORKLOADS, make_data
 
+K = TypeVar("K")
 
-def _per_call(fn: Any, arg: Any, target: float = 0.02) -> float:
+
+def per_call(fn: Any, arg: Any, target: float = 0.02) -> float:
+    """Seconds per ``fn(arg)``: the loop grows until one timing takes ``target`` s."""
     n = 1
     while True:
         t0 = time.perf_counter()
@@ -30,6 +34,24 @@ def _per_call(fn: Any, arg: Any, target: float = 0.02) -> float:
         if dt >= target:
             return dt / n
         n *= 2 if dt * 4 < target else 1 + int(target / max(dt, 1e-9))
+
+
+def interleaved_best(
+    cases: Mapping[K, tuple[Callable[[Any], Any], Any]], rounds: int, target: float = 0.02
+) -> dict[K, float]:
+    """Seconds per call of each ``fn(arg)`` in ``cases``: every case timed once per
+    round, round-robin, GC off, and the fastest round of each kept."""
+    best: dict[K, float] = {}
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for key, (fn, arg) in cases.items():
+                t = per_call(fn, arg, target)
+                best[key] = min(best.get(key, t), t)
+    finally:
+        gc.enable()
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,21 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     for peer in peers.values():
         getattr(peer, "warm_up", lambda: None)()
     data = make_data(a.scale, WORKLOADS)
-    best: dict[tuple[str, str, str], float] = {}
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(a.rounds):
-            for w in WORKLOADS:
-                for lib, peer in peers.items():
-                    enc, dec = peer.CODECS[w]
-                    encoded = enc(data[w])
-                    for op, fn, arg in (("ser", enc, data[w]), ("de", dec, encoded)):
-                        t = _per_call(fn, arg)
-                        key = (lib, w, op)
-                        best[key] = min(best.get(key, t), t)
-    finally:
-        gc.enable()
+    cases: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+    for w in WORKLOADS:
+        for lib, peer in peers.items():
+            enc, dec = peer.CODECS[w]
+            cases[lib, w, "ser"] = (enc, data[w])
+            cases[lib, w, "de"] = (dec, enc(data[w]))
+    best = interleaved_best(cases, a.rounds)
     print(f"best of {a.rounds} interleaved rounds, µs per call (ratio to {BASELINE})")
     print(f"{'workload':8} {'library':17} {'serialize':>20} {'deserialize':>20}")
     for w in WORKLOADS:

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import importlib
 import random
 import sys
 import tempfile
-import time
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
@@ -27,6 +25,7 @@ from typing import Any
 
 import protoattr as pa
 from benchmarks._protoc import SCHEMAS
+from benchmarks.best_of import interleaved_best
 from protoattr import field, proto_contract
 
 
@@ -126,9 +125,14 @@ def upb_codecs() -> tuple[Any, Any]:
         return Invoices(
             [
                 Invoice(
-                    uuid.UUID(m.id), m.customer, fromordinal(m.issued + 1), Decimal(m.total),
-                    [Line(x.sku, Decimal(x.price), x.quantity, fromordinal(x.ship_day + 1))
-                     for x in m.lines],
+                    uuid.UUID(m.id),
+                    m.customer,
+                    fromordinal(m.issued + 1),
+                    Decimal(m.total),
+                    [
+                        Line(x.sku, Decimal(x.price), x.quantity, fromordinal(x.ship_day + 1))
+                        for x in m.lines
+                    ],
                     uuid.UUID(bytes=m.ref),
                 )
                 for m in msg.invoices
@@ -136,18 +140,6 @@ def upb_codecs() -> tuple[Any, Any]:
         )
 
     return encode, decode
-
-
-def _per_call(fn: Any, arg: Any, target: float = 0.05) -> float:
-    n = 1
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn(arg)
-        dt = time.perf_counter() - t0
-        if dt >= target:
-            return dt / n
-        n *= 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,17 +159,11 @@ def main(argv: list[str] | None = None) -> int:
         assert enc(data) == wire, name
         assert dec(wire) == data, name
     assert native._native is not None and native._native.explain(Invoice) == "native"
-    best: dict[tuple[str, str], float] = {}
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(a.rounds):
-            for name, (enc, dec) in libs.items():
-                for op, fn, arg in (("serialize", enc, data), ("deserialize", dec, wire)):
-                    t = _per_call(fn, arg)
-                    best[name, op] = min(best.get((name, op), t), t)
-    finally:
-        gc.enable()
+    cases: dict[tuple[str, str], tuple[Any, Any]] = {}
+    for name, (enc, dec) in libs.items():
+        cases[name, "serialize"] = (enc, data)
+        cases[name, "deserialize"] = (dec, wire)
+    best = interleaved_best(cases, a.rounds, target=0.05)
     fallbacks = sum(plan.fallbacks for plan in native._native.plans.values())
     print(f"{a.invoices} invoices, {len(wire):,} bytes; best of {a.rounds} rounds; "
           f"native fallbacks: {fallbacks}")  # fmt: skip
