@@ -84,6 +84,22 @@ def _bare_list(items: Any) -> ContractError:
     )
 
 
+def _generate(
+    info: ContractInfo, context: _codegen.CodecContext
+) -> tuple[_codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any]]:
+    """The generated Python source of ``info``'s codec and its compiled functions."""
+    generated = _codegen.codec_source(info, context)
+    stem = generated.stem
+    functions = _compiler.compile_functions(
+        generated.source,
+        dict(generated.namespace),
+        [f"encode_{stem}", f"decode_{stem}"],
+        qualname=info.cls.__qualname__,
+        module=info.cls.__module__,
+    )
+    return generated, functions[f"encode_{stem}"], functions[f"decode_{stem}"]
+
+
 class Codec:
     """The encode/decode pair of one contract class in one model."""
 
@@ -367,20 +383,10 @@ class CodecModel:
         with self._lock:
             made = self._python.get(codec.cls)
             if made is None:
-                info = codec.info
-                generated = _codegen.codec_source(info, self._context)
-                stem = generated.stem
-                functions = _compiler.compile_functions(
-                    generated.source,
-                    dict(generated.namespace),
-                    [f"encode_{stem}", f"decode_{stem}"],
-                    qualname=codec.cls.__qualname__,
-                    module=codec.cls.__module__,
-                )
-                made = (generated, functions[f"encode_{stem}"], functions[f"decode_{stem}"])
+                made = _generate(codec.info, self._context)
                 self._python[codec.cls] = made
                 self._deferred.pop(codec.cls, None)
-                codec.generated = generated
+                codec.generated = made[0]
             return made
 
     def _generate_deferred(self) -> None:
@@ -410,18 +416,11 @@ class CodecModel:
             if codec.compiled:
                 return
             info = resolve(codec.cls, final=True)
-            generated = _codegen.codec_source(info, self._det_context)
-            functions = _compiler.compile_functions(
-                generated.source,
-                dict(generated.namespace),
-                [f"encode_{generated.stem}", f"decode_{generated.stem}"],
-                qualname=codec.cls.__qualname__,
-                module=codec.cls.__module__,
-            )
+            generated, encode, decode = _generate(info, self._det_context)
             codec._info = info
             codec.generated = generated
-            codec.encode = functions[f"encode_{generated.stem}"]
-            codec.decode = functions[f"decode_{generated.stem}"]
+            codec.encode = encode
+            codec.decode = decode
             codec.source = generated.source
 
     def add_surrogate(

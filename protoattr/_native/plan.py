@@ -102,19 +102,18 @@ def _wire_type(kind: Kind) -> int:
     return 2
 
 
+def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
+    """``cls`` and its descendants in the subtype tree."""
+    out = [cls]
+    for _, sub in model._children_of(cls):
+        out.extend(levels_of_subtree(model, sub))
+    return out
+
+
 def levels_of(model: CodecModel, cls: type) -> list[type]:
     """The levels of ``cls``'s hierarchy as the generated decoder lists them: the root,
     then its descendants depth first (``[cls]`` for a contract without subtypes)."""
-    root = model._chain(cls)[-1]
-    out = [root]
-
-    def walk(level: type) -> None:
-        for _, sub in model._children_of(level):
-            out.append(sub)
-            walk(sub)
-
-    walk(root)
-    return out
+    return levels_of_subtree(model, model._chain(cls)[-1])
 
 
 def _oneof_key(f: FieldInfo) -> tuple[str, str] | None:
@@ -548,14 +547,6 @@ def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
     if f.default is MISSING:
         return INIT_VALUE, None, ABSENT_NONE, None
     return INIT_VALUE, f.default, ABSENT_NONE, None
-
-
-def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
-    """``cls`` and its descendants in the subtype tree."""
-    out = [cls]
-    for _, sub in model._children_of(cls):
-        out.extend(levels_of_subtree(model, sub))
-    return out
 
 
 def _ctor_spec(
