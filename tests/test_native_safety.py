@@ -248,6 +248,26 @@ def test_the_memcheck_report_blames_the_engine_only() -> None:
 
 # ------------------------------------------------------------ small thread stacks
 
+#: the tests that run a thread with a small C stack (in a subprocess: a crash is a crash)
+small_stack = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or sys.version_info < (3, 11),
+    reason="stack bounds are Linux's; on CPython 3.10 every Python call uses the C stack, "
+    "so the Python codec the engine hands over to crashes in such a thread too (3.11 "
+    "stopped that)",
+)
+
+
+def _run_source(source: str) -> str:
+    """What ``python -c source`` prints, run from the repository; it must exit 0."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", source], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 _SMALL_STACK = """
 import sys, threading
 sys.setrecursionlimit(5000)
@@ -286,24 +306,12 @@ print(out)
 
 
 @needs_engine
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
-@pytest.mark.skipif(
-    sys.version_info < (3, 11),
-    reason="on CPython 3.10 every Python call uses the C stack, so the Python codec the "
-    "engine hands over to crashes in such a thread too (3.11 stopped that)",
-)
+@small_stack
 def test_deep_nesting_in_a_thread_with_a_small_stack_is_an_error_not_a_crash() -> None:
     """The engine recursed ~1 KiB of C stack per level: in a thread with a 64 KiB
     stack, 400 levels (the Python codec decodes them there) crashed the process."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "-c", _SMALL_STACK], cwd=root, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert eval(done.stdout) == [
+    stdout = _run_source(_SMALL_STACK)
+    assert eval(stdout) == [
         "Chain",  # 30 levels: natively
         "DecodeError: messages nested deeper than Python's rec",
         "EncodeError: Chain: protoattr: the thread's C stack i",
@@ -334,23 +342,11 @@ print(out == [Leaf("x", 0)] or out)
 
 
 @needs_engine
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stack bounds: Linux")
-@pytest.mark.skipif(
-    sys.version_info < (3, 11),
-    reason="on CPython 3.10 every Python call uses the C stack, so the Python codec the "
-    "engine hands over to crashes in such a thread too (3.11 stopped that)",
-)
+@small_stack
 def test_deep_unknown_groups_in_a_thread_with_a_small_stack_do_not_crash() -> None:
     """groups.c skips nested unknown groups recursively without going through
     decode_message (whose stack check it missed): 900 levels crashed a 64 KiB thread."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "-c", _GROUPS_SMALL_STACK], cwd=root, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+    stdout = _run_source(_GROUPS_SMALL_STACK)
     # the result (the Python codec finishes where the engine stops), or Python's own
     # "nested deeper than the recursion limit allows": either way, no crash
-    assert done.stdout.strip() in ("True", "['DecodeError']")
+    assert stdout.strip() in ("True", "['DecodeError']")
