@@ -72,6 +72,17 @@ static inline int buf_put_varint(Buf *b, uint64_t v) {
     return 0;
 }
 
+/* `n` bytes at `src` with their varint length in front (a string, bytes, a body). */
+static inline int buf_write_delimited(Buf *b, const char *src, Py_ssize_t n) {
+    if (buf_reserve(b, n + 10) < 0) {
+        return -1;
+    }
+    buf_put_varint_unchecked(b, (uint64_t)n);
+    memcpy(b->data + b->len, src, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
 /* Start a length-delimited body: a one-byte placeholder; returns its offset. */
 static inline Py_ssize_t buf_open(Buf *b) {
     /* callers reserved at least one byte */

@@ -176,6 +176,19 @@ static int is_varint_kind(int kind) {
     return kind <= K_SINT64 || kind == K_BOOL || kind == K_ENUM;
 }
 
+/* A body a Python callable encoded (a new reference, or NULL), written with its length;
+ * anything but exact bytes is a failure (the Python codec then reports it). */
+static int write_body(Buf *b, PyObject *body) {
+    if (body == NULL) {
+        return -1;
+    }
+    int r = PyBytes_CheckExact(body)
+                ? buf_write_delimited(b, PyBytes_AS_STRING(body), PyBytes_GET_SIZE(body))
+                : -1;
+    Py_DECREF(body);
+    return r;
+}
+
 /* The value `v` of the wire kind without its tag (converted already). */
 static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b,
                               int depth) {
@@ -224,24 +237,12 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
         }
         Py_ssize_t n;
         const char *s = PyUnicode_AsUTF8AndSize(v, &n);
-        if (s == NULL || buf_reserve(b, n + 10) < 0) {
-            return -1;
-        }
-        buf_put_varint_unchecked(b, (uint64_t)n);
-        memcpy(b->data + b->len, s, (size_t)n);
-        b->len += n;
-        return 0;
+        return s == NULL ? -1 : buf_write_delimited(b, s, n);
     }
     case K_BYTES: {
         const char *s;
         Py_ssize_t n;
-        if (bytes_like(v, &s, &n) < 0 || buf_reserve(b, n + 10) < 0) {
-            return -1;
-        }
-        buf_put_varint_unchecked(b, (uint64_t)n);
-        memcpy(b->data + b->len, s, (size_t)n);
-        b->len += n;
-        return 0;
+        return bytes_like(v, &s, &n) < 0 ? -1 : buf_write_delimited(b, s, n);
     }
     case K_MESSAGE: {
         if (vs->sub_native) {
@@ -255,42 +256,14 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
             }
             return buf_close(b, at);
         }
-        PyObject *body = encode_callback(st, vs, v);
-        if (body == NULL) {
-            return -1;
-        }
-        int r = -1;
-        Py_ssize_t n = PyBytes_GET_SIZE(body);
-        if (buf_reserve(b, n + 10) == 0) {
-            buf_put_varint_unchecked(b, (uint64_t)n);
-            memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
-            b->len += n;
-            r = 0;
-        }
-        Py_DECREF(body);
-        return r;
+        return write_body(b, encode_callback(st, vs, v));
     }
     case K_TIMESTAMP: case K_DURATION: {
         int done = time_encode(st->datetime_api, kind == K_TIMESTAMP, v, b);
         if (done) {
             return done < 0 ? -1 : 0;
         }
-        PyObject *body = PyObject_CallOneArg(vs->helper_encode, v);
-        if (body == NULL) {
-            return -1;
-        }
-        int r = -1;
-        if (PyBytes_CheckExact(body)) {
-            Py_ssize_t n = PyBytes_GET_SIZE(body);
-            if (buf_reserve(b, n + 10) == 0) {
-                buf_put_varint_unchecked(b, (uint64_t)n);
-                memcpy(b->data + b->len, PyBytes_AS_STRING(body), (size_t)n);
-                b->len += n;
-                r = 0;
-            }
-        }
-        Py_DECREF(body);
-        return r;
+        return write_body(b, PyObject_CallOneArg(vs->helper_encode, v));
     }
     default:
         return -1;
