@@ -469,6 +469,23 @@ int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth) {
     return 0;
 }
 
+/* Hand the unknown fields read for `obj` to the Python side's set_unknown(obj, key,
+ * bytes), which keeps them where the Python codec would: 0, or -1 with an error. */
+int store_unknown(PyObject *set_unknown, PyObject *obj, PyObject *key, const Unknown *u) {
+    PyObject *bytes = PyBytes_FromStringAndSize(u->data, u->len);
+    if (bytes == NULL) {
+        return -1;
+    }
+    PyObject *args[3] = {obj, key, bytes};
+    PyObject *r = PyObject_Vectorcall(set_unknown, args, 3, NULL);
+    Py_DECREF(bytes);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
 static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
     for (Py_ssize_t i = 0; i < plan->nfields; i++) {
         const Field *f = &plan->fields[i];
@@ -507,19 +524,9 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
             return NULL;
         }
     }
-    if (unknown->len) {
-        PyObject *u = PyBytes_FromStringAndSize(unknown->data, unknown->len);
-        PyObject *r = NULL;
-        if (u != NULL) {
-            PyObject *args[3] = {obj, plan->unknown_key, u};
-            r = PyObject_Vectorcall(plan->set_unknown, args, 3, NULL);
-            Py_DECREF(u);
-        }
-        if (r == NULL) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-        Py_DECREF(r);
+    if (unknown->len && store_unknown(plan->set_unknown, obj, plan->unknown_key, unknown) < 0) {
+        Py_DECREF(obj);
+        return NULL;
     }
     return obj;
 }

@@ -521,13 +521,16 @@ int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth
     return field_body(st, f, v, b, depth);
 }
 
-/* The unknown fields kept on `obj` (a new reference, NULL when none), or -1. */
-static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict,
-                      PyObject **out) {
+/* The unknown fields kept on `obj` under `key`, as the Python codec reads them:
+ * obj.__dict__.get(key) when they live in the instance dict (`dict`, if not NULL, is
+ * that dict, borrowed), else get_unknown(obj, key).  0 with `*out` a new reference to
+ * non-empty bytes, or NULL when there are none; -1 on failure (anything but bytes or
+ * None is one: the Python codec then says what it makes of it). */
+int unknown_of(EngineState *st, PyObject *obj, PyObject *dict, int in_dict,
+               PyObject *get_unknown, PyObject *key, PyObject **out) {
     *out = NULL;
     PyObject *u;
-    if (plan->unknown_in_dict) {
-        /* obj.__dict__.get(key), as the Python codec reads it */
+    if (in_dict) {
         PyObject *d = dict;
         if (d == NULL) {
             d = PyObject_GetAttr(obj, st->str_dict);
@@ -541,15 +544,15 @@ static int unknown_of(EngineState *st, Plan *plan, PyObject *obj, PyObject *dict
             Py_DECREF(d);
             return -1;
         }
-        u = PyDict_GetItemWithError(d, plan->unknown_key);
+        u = PyDict_GetItemWithError(d, key);
         Py_XINCREF(u);
         Py_DECREF(d);
         if (u == NULL) {
             return PyErr_Occurred() ? -1 : 0;
         }
     } else {
-        PyObject *args[2] = {obj, plan->unknown_key};
-        u = PyObject_Vectorcall(plan->get_unknown, args, 2, NULL);
+        PyObject *args[2] = {obj, key};
+        u = PyObject_Vectorcall(get_unknown, args, 2, NULL);
         if (u == NULL) {
             return -1;
         }
@@ -631,7 +634,8 @@ int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth
                      && PyDict_GET_SIZE(dict) == plan->nfields;
     if (r == 0 && plan->unknown_key != NULL && !no_unknown) {
         PyObject *u;
-        r = unknown_of(st, plan, obj, dict, &u);
+        r = unknown_of(st, obj, dict, plan->unknown_in_dict, plan->get_unknown,
+                       plan->unknown_key, &u);
         if (r == 0 && u != NULL) {
             r = buf_write(b, PyBytes_AS_STRING(u), PyBytes_GET_SIZE(u));
             Py_DECREF(u);

@@ -51,12 +51,15 @@ int read_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
 int skip_value(Ctx *c, uint64_t tag, const unsigned char **p, const unsigned char *end,
                Py_ssize_t depth);
 int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n);
+int store_unknown(PyObject *set_unknown, PyObject *obj, PyObject *key, const Unknown *u);
 int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth);
 
 /* encode.c */
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
 int encode_field(EngineState *st, const Field *f, PyObject *v, Buf *b, int depth);
 PyObject *encode_callback(EngineState *st, const ValueSpec *vs, PyObject *v);
+int unknown_of(EngineState *st, PyObject *obj, PyObject *dict, int in_dict,
+               PyObject *get_unknown, PyObject *key, PyObject **out);
 
 /* hier.c: hierarchies and merges */
 int hier_setup(Plan *plan, PyObject *spec);

@@ -234,34 +234,14 @@ typedef struct {
 /* The unknown fields kept on the object for one level: written, or -1. */
 static int write_level_unknown(EncodeCtx *e, const Level *l, Buf *b) {
     PyObject *u;
-    if (l->unknown_in_dict) {
-        PyObject *d = e->dict;
-        if (d != NULL) {
-            Py_INCREF(d);
-        } else if ((d = PyObject_GetAttr(e->obj, e->st->str_dict)) == NULL) {
-            return -1;
-        }
-        if (!PyDict_CheckExact(d)) {
-            Py_DECREF(d);
-            return -1;
-        }
-        u = PyDict_GetItemWithError(d, l->unknown_key);
-        Py_XINCREF(u);
-        Py_DECREF(d);
-        if (u == NULL) {
-            return PyErr_Occurred() ? -1 : 0;
-        }
-    } else {
-        PyObject *args[2] = {e->obj, l->unknown_key};
-        u = PyObject_Vectorcall(e->plan->hier->get_unknown, args, 2, NULL);
-        if (u == NULL) {
-            return -1;
-        }
+    if (unknown_of(e->st, e->obj, e->dict, l->unknown_in_dict, e->plan->hier->get_unknown,
+                   l->unknown_key, &u) < 0) {
+        return -1;
     }
-    int r = 0;
-    if (u != Py_None && !(PyBytes_CheckExact(u) && PyBytes_GET_SIZE(u) == 0)) {
-        r = PyBytes_CheckExact(u) ? buf_write(b, PyBytes_AS_STRING(u), PyBytes_GET_SIZE(u)) : -1;
+    if (u == NULL) {
+        return 0;
     }
+    int r = buf_write(b, PyBytes_AS_STRING(u), PyBytes_GET_SIZE(u));
     Py_DECREF(u);
     return r;
 }
@@ -555,34 +535,14 @@ static int initial(const Field *f, PyObject **slot) {
 /* A level's unknown fields kept on `base`, appended to `u` (the copy from the base). */
 static int base_unknown(DecodeCtx *d, const Level *l, PyObject *base, Unknown *u) {
     PyObject *got;
-    if (l->unknown_in_dict) {
-        PyObject *dict = PyObject_GetAttr(base, d->c->st->str_dict);
-        if (dict == NULL) {
-            return -1;
-        }
-        if (!PyDict_CheckExact(dict)) {
-            Py_DECREF(dict);
-            return -1;
-        }
-        got = PyDict_GetItemWithError(dict, l->unknown_key);
-        Py_XINCREF(got);
-        Py_DECREF(dict);
-        if (got == NULL) {
-            return PyErr_Occurred() ? -1 : 0;
-        }
-    } else {
-        PyObject *args[2] = {base, l->unknown_key};
-        got = PyObject_Vectorcall(d->plan->hier->get_unknown, args, 2, NULL);
-        if (got == NULL) {
-            return -1;
-        }
+    if (unknown_of(d->c->st, base, NULL, l->unknown_in_dict, d->plan->hier->get_unknown,
+                   l->unknown_key, &got) < 0) {
+        return -1;
     }
-    int r = 0;
-    if (PyBytes_CheckExact(got)) {
-        r = unknown_add(u, (const unsigned char *)PyBytes_AS_STRING(got), PyBytes_GET_SIZE(got));
-    } else if (got != Py_None) {
-        r = -1;  /* anything else: what Python makes of it */
+    if (got == NULL) {
+        return 0;
     }
+    int r = unknown_add(u, (const unsigned char *)PyBytes_AS_STRING(got), PyBytes_GET_SIZE(got));
     Py_DECREF(got);
     return r;
 }
@@ -708,21 +668,11 @@ static PyObject *build_level(DecodeCtx *d, Py_ssize_t index) {
     for (Py_ssize_t j = 0; j < n; j++) {  /* the object's own level first */
         const Level *l = &h->levels[chain[j]];
         Unknown *u = &d->unknown[chain[j]];
-        if (l->unknown_key == NULL || u->len == 0) {
-            continue;
-        }
-        PyObject *bytes = PyBytes_FromStringAndSize(u->data, u->len);
-        PyObject *r = NULL;
-        if (bytes != NULL) {
-            PyObject *args[3] = {obj, l->unknown_key, bytes};
-            r = PyObject_Vectorcall(h->set_unknown, args, 3, NULL);
-            Py_DECREF(bytes);
-        }
-        if (r == NULL) {
+        if (l->unknown_key != NULL && u->len
+            && store_unknown(h->set_unknown, obj, l->unknown_key, u) < 0) {
             Py_DECREF(obj);
             return NULL;
         }
-        Py_DECREF(r);
     }
     return obj;
 }
