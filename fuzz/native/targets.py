@@ -186,9 +186,7 @@ class SpotMessage:
     name: str = field(2, default="")
 
 
-pa.add_surrogate(
-    Spot, SpotMessage, lambda s: SpotMessage(s.x, s.name), lambda m: Spot(m.x, m.name)
-)
+pa.add_surrogate(Spot, SpotMessage, lambda s: SpotMessage(s.x, s.name), lambda m: Spot(m.x, m.name))
 
 
 @proto_contract
@@ -313,11 +311,20 @@ def seeds() -> dict[str, list[bytes]]:
         "converted": [
             py.serialize(
                 Converted(
-                    Decimal("-12.50"), uuid.UUID(int=2**100 + 7), uuid.UUID(int=5),
-                    dt.date(2024, 2, 29), bytearray(b"\x00b"), Perm.R | Perm.X,
-                    [dt.date(1, 1, 1), dt.date(9999, 12, 31)], [Perm.W, Perm(9)],
-                    [Decimal("1E+5"), Decimal("NaN")], {uuid.UUID(int=1): Decimal("0.1")},
-                    {dt.date(1970, 1, 1): bytearray(b"z")}, Spot(-3, "s"), [Spot(1, "")], 0,
+                    Decimal("-12.50"),
+                    uuid.UUID(int=2**100 + 7),
+                    uuid.UUID(int=5),
+                    dt.date(2024, 2, 29),
+                    bytearray(b"\x00b"),
+                    Perm.R | Perm.X,
+                    [dt.date(1, 1, 1), dt.date(9999, 12, 31)],
+                    [Perm.W, Perm(9)],
+                    [Decimal("1E+5"), Decimal("NaN")],
+                    {uuid.UUID(int=1): Decimal("0.1")},
+                    {dt.date(1970, 1, 1): bytearray(b"z")},
+                    Spot(-3, "s"),
+                    [Spot(1, "")],
+                    0,
                     Decimal("-0"),
                 )
             ),
