@@ -88,6 +88,8 @@ to_json = default_model.to_json
 from_json = default_model.from_json
 to_dict = default_model.to_dict
 from_dict = default_model.from_dict
+to_text = default_model.to_text
+from_text = default_model.from_text
 
 __all__ = [
     "Any",
@@ -123,6 +125,7 @@ __all__ = [
     "float32",
     "from_dict",
     "from_json",
+    "from_text",
     "int32",
     "int64",
     "measure",
@@ -141,6 +144,7 @@ __all__ = [
     "sint64",
     "to_dict",
     "to_json",
+    "to_text",
     "uint32",
     "uint64",
     "wrappers",

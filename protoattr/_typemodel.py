@@ -154,6 +154,84 @@ class TypeModel(CodecModel):
 
         return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
 
+    # -- text format (protoattr._text) ----------------------------------------
+
+    def to_text(
+        self,
+        obj: Any,
+        *,
+        as_utf8: bool = True,
+        as_one_line: bool = False,
+        use_short_repeated_primitives: bool = False,
+        pointy_brackets: bool = False,
+        use_index_order: bool = False,
+        use_field_number: bool = False,
+        indent: int = 0,
+        print_unknown_fields: bool = False,
+        force_colon: bool = False,
+    ) -> str:
+        """``obj`` in protobuf's text format: what ``text_format.MessageToString`` prints."""
+        from ._text import api as _text
+
+        return _text.to_text(
+            self,
+            obj,
+            as_utf8=as_utf8,
+            as_one_line=as_one_line,
+            use_short_repeated_primitives=use_short_repeated_primitives,
+            pointy_brackets=pointy_brackets,
+            use_index_order=use_index_order,
+            use_field_number=use_field_number,
+            indent=indent,
+            print_unknown_fields=print_unknown_fields,
+            force_colon=force_colon,
+        )
+
+    @overload
+    def from_text(
+        self,
+        cls: type[T],
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = ...,
+        allow_field_number: bool = ...,
+        allow_unknown_field: bool = ...,
+        max_recursion_depth: int | None = ...,
+    ) -> T: ...
+    @overload
+    def from_text(
+        self,
+        cls: Any,
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = ...,
+        allow_field_number: bool = ...,
+        allow_unknown_field: bool = ...,
+        max_recursion_depth: int | None = ...,
+    ) -> Any: ...
+    def from_text(
+        self,
+        cls: Any,
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = False,
+        allow_field_number: bool = False,
+        allow_unknown_field: bool = False,
+        max_recursion_depth: int | None = None,
+    ) -> Any:
+        """Read protobuf's text format (what ``text_format.Parse`` reads) as ``cls``."""
+        from ._text import api as _text
+
+        return _text.from_text(
+            self,
+            cls,
+            text,
+            allow_unknown_extension=allow_unknown_extension,
+            allow_field_number=allow_field_number,
+            allow_unknown_field=allow_unknown_field,
+            max_recursion_depth=max_recursion_depth,
+        )
+
     def schema_files(
         self, cls: Any, *, syntax: str = "proto3", package: str | None = None
     ) -> dict[str, str]:

@@ -35,6 +35,7 @@ EXPECTED = {
     "field",
     "from_dict",
     "from_json",
+    "from_text",
     "fixed32",
     "fixed64",
     "float32",
@@ -56,6 +57,7 @@ EXPECTED = {
     "sint64",
     "to_dict",
     "to_json",
+    "to_text",
     "uint32",
     "uint64",
     "wrappers",
@@ -110,6 +112,6 @@ def test_import_protoattr_does_not_import_grpc() -> None:
 def test_module_shortcuts_use_the_default_model() -> None:
     for name in (
         "serialize", "deserialize", "merge", "deep_clone", "measure", "add_subtype",
-        "to_json", "from_json", "to_dict", "from_dict",
+        "to_json", "from_json", "to_dict", "from_dict", "to_text", "from_text",
     ):  # fmt: skip
         assert getattr(pa, name).__self__ is pa.default_model, name
