@@ -309,6 +309,9 @@ def _map_entry(
     assert fp.message is not None and fp.key is not None and fp.value is not None
     entry = _Values()
     _collect(fp.message, buf, raw[0], raw[1], entry)
+    if entry.unknown:  # upb keeps an entry it cannot hold whole (an unknown field, a closed
+        unknown.append((fp.number, LEN, raw))  # enum's unknown number) as an unknown field
+        return
     key = entry.values.get(1)
     if key is None:
         key = _zero(fp.key)
@@ -320,9 +323,6 @@ def _map_entry(
         value = value or []
     elif value is None:
         value = _zero(vp)
-    elif vp.closed and vp.enum is not None and value not in vp.enum.name_of:
-        unknown.append((fp.number, LEN, raw))
-        return
     values.setdefault(fp.number, {})[key] = value
 
 
