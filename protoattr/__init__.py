@@ -28,6 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
+from ._model.extensions import Extension, extension
 from ._service import CallContext, rpc, service
 from ._stream import (
     PrefixStyle,
@@ -97,6 +98,7 @@ __all__ = [
     "Duration",
     "Empty",
     "EncodeError",
+    "Extension",
     "FieldMask",
     "JsonValue",
     "ListValue",
@@ -117,6 +119,7 @@ __all__ = [
     "deserialize_from",
     "deserialize_items",
     "deserialize_with_length_prefix",
+    "extension",
     "field",
     "fixed32",
     "fixed64",

@@ -18,6 +18,8 @@ EXPECTED = {
     "ContractError",
     "DecodeError",
     "EncodeError",
+    "Extension",
+    "extension",
     "PrefixStyle",
     "ProtoError",
     "TypeModel",
