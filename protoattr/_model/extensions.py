@@ -144,6 +144,19 @@ class Extension(Generic[M, T]):
         return unknown_key(extendee, model._chain(extendee)[-1])
 
 
+def present(obj: Any, extendee: type, model: CodecModel) -> list[Extension[Any, Any]]:
+    """The declared extensions of ``extendee`` whose numbers occur in ``obj``'s unknown
+    fields, in number order (one scan of them, however many extensions are declared)."""
+    declared = _ext.of(extendee)
+    if not declared:
+        return []
+    blob = get_unknown(obj, unknown_key(extendee, model._chain(extendee)[-1]))
+    if not blob:
+        return []
+    numbers = {n for n, _ in fields_of(blob)}
+    return [h for h in declared if h.info.number in numbers]  # type: ignore[misc]
+
+
 def _default_model() -> CodecModel:
     from .codecs import default
 
