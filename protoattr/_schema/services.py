@@ -33,8 +33,9 @@ def contract_package(model: CodecModel, cls: type, default: str | None) -> str |
 
 
 def full_name(model: CodecModel, cls: type, default_package: str | None) -> str:
-    """The full protobuf name of contract ``cls`` (``shop.v1.Product``), without a dot."""
-    name = model.info(cls).name
+    """The full protobuf name of contract ``cls`` (``shop.v1.Product``, ``shop.v1.Order.Line``
+    for a nested one), without a dot."""
+    name = model.info(cls).scoped_name
     package = contract_package(model, cls, default_package)
     return f"{package}.{name}" if package else name
 
@@ -91,4 +92,4 @@ def render_services(exporter: _Exporter, services: list[ServiceInfo]) -> str:
 
 def message_name(exporter: _Exporter, cls: type) -> str:
     """The message a request or response travels as: its hierarchy root's."""
-    return exporter.model.info(exporter._root(cls)).name
+    return exporter._ref(exporter.model.info(exporter._root(cls)).scoped_name, frozenset())
