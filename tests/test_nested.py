@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, json_format, message_factory
@@ -194,3 +195,85 @@ def test_classes_nested_in_a_plain_class_are_not_nested() -> None:
 
     assert pa.default_model.full_name(Namespace.Thing) == "nest.plain.v1.Thing"
     assert pa.default_model.find("nest.plain.v1.Thing") is Namespace.Thing
+
+
+# -- gen: nested declarations become nested classes ---------------------------------------
+
+NESTED_PROTO = """\
+syntax = "proto2";
+package nest.gen.v1;
+
+message Order {
+  enum Status { NEW = 0; PAID = 1; }
+  message Line {
+    enum Kind { GOODS = 1; SERVICE = 2; }
+    message Detail {
+      optional string note = 1;
+      optional Order.Status s = 2 [default = PAID];
+    }
+    optional string sku = 1;
+    optional Detail detail = 2;
+    optional Kind kind = 3 [default = SERVICE];
+  }
+  repeated Line lines = 1;
+  optional Status status = 2 [default = PAID];
+  map<string, Line> by_sku = 4;
+}
+message Line { optional int32 qty = 1; optional Order.Line.Kind k = 2 [default = SERVICE]; }
+"""
+
+
+@pytest.fixture(scope="module")
+def nested_gen(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    """The generated module, and upb's classes for the same file (a pool of their own)."""
+    from tests.test_gen import gen_proto
+
+    tmp = tmp_path_factory.mktemp("nested_gen")
+    g = gen_proto(NESTED_PROTO, tmp, "nested_gen")
+    (tmp / "nested_gen.proto").write_text(NESTED_PROTO, encoding="utf-8")
+    pool = descriptor_pool.DescriptorPool()
+    for fd in descriptor_pb2.FileDescriptorSet.FromString(
+        protoc_descriptor_set([tmp / "nested_gen.proto"], [str(tmp)])
+    ).file:
+        pool.Add(fd)
+    return g, pool
+
+
+def test_gen_writes_nested_classes(nested_gen: tuple[Any, Any]) -> None:
+    g, _ = nested_gen
+    source = Path(g.__file__).read_text()
+    assert "Order_" not in source
+    assert "    class Line:\n" in source and "        class Detail:\n" in source
+    assert pa.default_model.full_name(g.Order.Line.Detail) == "nest.gen.v1.Order.Line.Detail"
+    assert pa.default_model.full_name(g.Order.Status) == "nest.gen.v1.Order.Status"
+    assert pa.default_model.full_name(g.Line) == "nest.gen.v1.Line"
+    assert g.Order().status is g.Order.Status.PAID
+    assert g.Order.Line.Detail().s is g.Order.Status.PAID
+    assert g.Line().k is g.Order.Line.Kind.SERVICE
+
+
+def test_gen_nested_reads_and_writes_upbs_bytes(nested_gen: tuple[Any, Any]) -> None:
+    g, pool = nested_gen
+    cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("nest.gen.v1.Order"))
+    theirs = cls()
+    line = theirs.lines.add(sku="a", kind=1)
+    line.detail.note = "n"
+    line.detail.s = 0
+    theirs.by_sku["b"].sku = "b"
+    theirs.status = 0
+    data = theirs.SerializeToString(deterministic=True)
+    ours = pa.deserialize(g.Order, data)
+    assert ours.lines[0].detail == g.Order.Line.Detail(note="n", s=g.Order.Status.NEW)
+    assert pa.serialize(ours, deterministic=True) == data
+
+
+def test_an_any_from_upb_resolves_to_the_generated_nested_class(
+    nested_gen: tuple[Any, Any],
+) -> None:
+    g, pool = nested_gen
+    cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("nest.gen.v1.Order.Line"))
+    theirs = any_pb2.Any()
+    theirs.Pack(cls(sku="z"))
+    ours = pa.deserialize(pa.Any, theirs.SerializeToString())
+    assert ours.unpack() == g.Order.Line(sku="z")
+    assert pa.Any.pack(g.Order.Line(sku="z")).type_url == theirs.type_url

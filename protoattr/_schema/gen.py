@@ -27,11 +27,19 @@ How protobuf declarations become Python:
 - ``repeated`` -> ``list[T]`` (``packed=False`` where the schema says expanded),
   ``map<K, V>`` -> ``dict[K, V]``, ``oneof`` -> ``oneof="name"`` on ``T | None`` fields;
 - groups and ``DELIMITED`` fields -> ``group=True``; closed enums -> ``@pa.closed_enum``;
-- nested messages and enums are flattened: ``Outer.Inner`` becomes ``Outer_Inner``;
+- nested messages and enums are nested classes (``Outer.Inner``), declared first in
+  their parent's body, so their full names are protobuf's (``pkg.Outer.Inner``); an
+  enum default the class body cannot see yet is read through
+  ``default_factory=lambda: ...``;
 - comments in the ``.proto`` become docstrings and comments.
 
 Types from imported files are generated too when the requested files use them.
-Extensions, services and options other than those above are left out.
+Services become ``@pa.service`` Protocols; extensions and options other than
+those above are left out.
+
+The work is split in three: :mod:`.gen_descriptors` indexes protoc's descriptors,
+:mod:`.gen_render` writes one module's source from them, :mod:`.gen_text` holds the
+source text helpers.  This module runs protoc and is the entry point.
 """
 
 from __future__ import annotations

@@ -78,9 +78,22 @@ class Type:
     path: list[int]  # source-info path
     message: d.DescriptorProto | None = None
     enum: d.EnumDescriptorProto | None = None
-    py_name: str = ""
-    flat_name: str = ""  # "Outer_Inner"
+    parent: Type | None = None  # the message it is declared in
+    children: list[Type] = field(default_factory=list)  # declared inside it, in order
+    py_name: str = ""  # the Python path the renderer gives it ("Order.Line")
     comments: dict[tuple[int, ...], d.Location] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The declared (unqualified) name: ``Line`` of ``.shop.v1.Order.Line``."""
+        return self.full_name.rpartition(".")[2]
+
+    @property
+    def outermost(self) -> Type:
+        t = self
+        while t.parent is not None:
+            t = t.parent
+        return t
 
     @property
     def is_map_entry(self) -> bool:
@@ -105,9 +118,9 @@ class Index:
             }
             prefix = f".{fd.package}" if fd.package else ""
             for i, m in enumerate(fd.message_type):
-                self._message(fd, syntax, features, m, prefix, "", [4, i], comments)
+                self._message(fd, syntax, features, m, prefix, None, [4, i], comments)
             for i, e in enumerate(fd.enum_type):
-                self._enum(fd, syntax, features, e, prefix, "", [5, i], comments)
+                self._enum(fd, syntax, features, e, prefix, None, [5, i], comments)
 
     def _message(
         self,
@@ -116,22 +129,19 @@ class Index:
         features: Features,
         m: d.DescriptorProto,
         prefix: str,
-        flat: str,
+        parent: Type | None,
         path: list[int],
         comments: dict[tuple[int, ...], d.Location],
     ) -> None:
-        name = m.name or ""
         if syntax == "editions" and m.options is not None:
             features = features.merged(m.options.features)
-        full = f"{prefix}.{name}"
-        flat_name = f"{flat}_{name}" if flat else name
-        self.types[full] = Type(
-            full, fd, syntax, features, path, message=m, flat_name=flat_name, comments=comments
-        )
-        for i, nested in enumerate(m.nested_type):
-            self._message(fd, syntax, features, nested, full, flat_name, [*path, 3, i], comments)
+        full = f"{prefix}.{m.name or ''}"
+        t = Type(full, fd, syntax, features, path, message=m, parent=parent, comments=comments)
+        self._add(t)
         for i, e in enumerate(m.enum_type):
-            self._enum(fd, syntax, features, e, full, flat_name, [*path, 4, i], comments)
+            self._enum(fd, syntax, features, e, full, t, [*path, 4, i], comments)
+        for i, nested in enumerate(m.nested_type):
+            self._message(fd, syntax, features, nested, full, t, [*path, 3, i], comments)
 
     def _enum(
         self,
@@ -140,23 +150,19 @@ class Index:
         features: Features,
         e: d.EnumDescriptorProto,
         prefix: str,
-        flat: str,
+        parent: Type | None,
         path: list[int],
         comments: dict[tuple[int, ...], d.Location],
     ) -> None:
-        name = e.name or ""
         if syntax == "editions" and e.options is not None:
             features = features.merged(e.options.features)
-        self.types[f"{prefix}.{name}"] = Type(
-            f"{prefix}.{name}",
-            fd,
-            syntax,
-            features,
-            path,
-            enum=e,
-            flat_name=f"{flat}_{name}" if flat else name,
-            comments=comments,
-        )
+        full = f"{prefix}.{e.name or ''}"
+        self._add(Type(full, fd, syntax, features, path, enum=e, parent=parent, comments=comments))
+
+    def _add(self, t: Type) -> None:
+        self.types[t.full_name] = t
+        if t.parent is not None:
+            t.parent.children.append(t)
 
 
 def syntax_of(fd: d.FileDescriptorProto) -> str:

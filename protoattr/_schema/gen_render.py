@@ -91,6 +91,7 @@ _MODULE_NAMES = {"annotations", "dataclass", "datetime", "enum", "pa", "timedelt
     "Optional", "Protocol", "Sequence", "Set", "Tuple", "Type", "TypeVar", "Union",
 }  # fmt: skip
 _BODY_NAMES = {"pa", "float"}  # names a class body uses at run time
+_LAZY = "\0lazy:"  # marks an enum default a class body cannot name yet (see _enum_member_name)
 
 # -- writing Python ------------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ class Writer:
         self.uses: set[str] = set()  # "enum", "datetime", "timedelta"
         self.mutable_defaults = False  # a field whose type ruff does not know is immutable
         self.package = ""  # the requested files' package: the module's __protobuf_package__
+        self.done: set[str] = set()  # the top-level classes written so far
 
     def run(self) -> str:
         for name in self.targets:
@@ -142,15 +144,21 @@ class Writer:
                     t.py_name = _WELL_KNOWN[t.full_name]
                 continue
             self.chosen[t.full_name] = t
+            if t.parent is not None:  # a nested class needs the class around it
+                pending.append(t.parent)
             if t.message is not None:
                 for f in t.message.field:
                     ref = self._ref_type(f)
                     if ref is not None:
                         pending.append(ref)
         self._name_types()
-        enums = [t for t in self.chosen.values() if t.enum is not None]
-        messages = [t for t in self.chosen.values() if t.message is not None]
-        blocks = [self._enum(t) for t in enums] + [self._message(t) for t in messages]
+        top = [t for t in self.chosen.values() if t.parent is None]
+        enums = [t for t in top if t.enum is not None]
+        messages = [t for t in top if t.message is not None]
+        blocks = [self._enum(t) for t in enums]
+        for t in messages:
+            blocks.append(self._message(t))
+            self.done.add(t.full_name)
         blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
@@ -178,10 +186,11 @@ class Writer:
                 first_package = t.file.package or ""
                 break
         self.package = _claimable(first_package)
-        for t in self.chosen.values():
-            base = t.flat_name
+        top = [t for t in self.chosen.values() if t.parent is None]
+        for t in top:
+            base = t.name
             if (t.file.package or "") != first_package and base in {
-                o.flat_name for o in self.chosen.values() if o is not t
+                o.name for o in top if o is not t
             }:
                 base = "".join(p.title() for p in (t.file.package or "").split(".")) + "_" + base
             name = safe_name(base, _MODULE_NAMES, builtin=True)
@@ -189,6 +198,23 @@ class Writer:
                 name += "_"
             taken[name] = t.full_name
             t.py_name = name
+            self._name_children(t)
+
+    def _name_children(self, t: Type) -> None:
+        """Nested classes: ``Order.Line``, each a safe name inside its parent's body."""
+        taken = set(_BODY_NAMES)
+        for child in t.children:
+            if child.full_name not in self.chosen:
+                continue
+            short = safe_name(child.name, taken)
+            taken.add(short)
+            child.py_name = f"{t.py_name}.{short}"
+            self._name_children(child)
+
+    @staticmethod
+    def _short(t: Type) -> str:
+        """The class name ``t`` is declared with (the last part of its Python path)."""
+        return t.py_name.rpartition(".")[2]
 
     # -- header ------------------------------------------------------------------------
 
@@ -301,41 +327,54 @@ class Writer:
 
     # -- enums ---------------------------------------------------------------------------
 
-    def _enum(self, t: Type) -> str:
+    def _enum(self, t: Type, pad: str = "") -> str:
         assert t.enum is not None
         self.uses.add("enum")
+        inner = pad + "    "
         lines: list[str] = []
         if t.features.enum_type == CLOSED:
             self.uses.add("pa")
-            lines.append("@pa.closed_enum")
-        lines.append(f"class {t.py_name}(enum.IntEnum):")
-        doc = docstring_lines(t.comments.get(tuple(t.path)), "    ")
+            lines.append(f"{pad}@pa.closed_enum")
+        lines.append(f"{pad}class {self._short(t)}(enum.IntEnum):")
+        doc = docstring_lines(t.comments.get(tuple(t.path)), inner)
         lines += doc
         if doc:
             lines.append("")
-        if t.py_name != t.flat_name:
-            lines.append(f"    # protobuf name: {t.full_name.lstrip('.')}")
+        if self._short(t) != t.name:
+            lines.append(f"{inner}# protobuf name: {t.full_name.lstrip('.')}")
         for i, v in enumerate(t.enum.value):
             loc = t.comments.get((*t.path, 2, i))
-            lines += comment_lines(loc, "    ")
+            lines += comment_lines(loc, inner)
             name = enum_member(v.name or f"VALUE_{i}")
-            lines.append(f"    {name} = {v.number or 0}")
+            lines.append(f"{inner}{name} = {v.number or 0}")
         return "\n".join(lines)
 
-    def _enum_member_name(self, t: Type, number: int | None, name: str | None = None) -> str:
+    def _enum_member_name(
+        self, t: Type, number: int | None, name: str | None = None, where: Type | None = None
+    ) -> str:
+        """A member of enum ``t`` as an expression valid in the body of class ``where``:
+        relative to it when ``t`` is declared inside it (the nested classes come first),
+        by module name when ``t`` is top-level, else ``LAZY`` + the full path (a class
+        body cannot see the classes around it: the caller defers it with a lambda)."""
         assert t.enum is not None
+        path = t.py_name
+        if where is not None and path.startswith(where.py_name + "."):
+            path = path[len(where.py_name) + 1 :]
+        elif t.parent is not None and t.outermost.full_name not in self.done:
+            path = _LAZY + path
         for v in t.enum.value:
             if (name is not None and v.name == name) or (name is None and v.number == number):
-                return f"{t.py_name}.{enum_member(v.name or '')}"
+                return f"{path}.{enum_member(v.name or '')}"
         raise GenError(f"enum {t.full_name} has no value {name or number}")
 
     # -- messages ------------------------------------------------------------------------
 
-    def _message(self, t: Type) -> str:
+    def _message(self, t: Type, pad: str = "") -> str:
         m = t.message
         assert m is not None
         self.uses |= {"pa", "dataclass"}
-        fields = [self._field(t, i, f) for i, f in enumerate(m.field)]
+        inner = pad + "    "
+        fields = [self._field(t, i, f, inner) for i, f in enumerate(m.field)]
         seen: set[str] = set()
         for f in fields:  # keep attribute names unique after renaming
             renamed = f.name in seen
@@ -352,35 +391,44 @@ class Writer:
         reserved = reserved_option(m)
         if reserved:
             options.append(f"reserved={reserved}")
-        if t.py_name != t.flat_name:
-            options.append(f"name={str_literal(t.full_name.rsplit('.', 1)[-1])}")
+        if self._short(t) != t.name:
+            options.append(f"name={str_literal(t.name)}")
         package = _claimable(t.file.package or "")
-        if package and package != self.package:  # a type from another package
+        if t.parent is None and package and package != self.package:  # another package's
             options.append(f"package={str_literal(package)}")
         deco = f"@pa.proto_contract({', '.join(options)})" if options else "@pa.proto_contract"
         kw_only = any(f.needs_value for f in fields)
-        lines = wrap_call(deco, "") if len(deco) > WIDTH else [deco]
-        lines.append("@dataclass(kw_only=True)" if kw_only else "@dataclass")
-        lines.append(f"class {t.py_name}:")
-        doc = docstring_lines(t.comments.get(tuple(t.path)), "    ")
+        lines = wrap_call(deco, pad) if len(pad + deco) > WIDTH else [pad + deco]
+        lines.append(f"{pad}@dataclass(kw_only=True)" if kw_only else f"{pad}@dataclass")
+        lines.append(f"{pad}class {self._short(t)}:")
+        doc = docstring_lines(t.comments.get(tuple(t.path)), inner)
         lines += doc
-        if doc and fields:
+        nested = [
+            self._enum(c, inner) if c.enum is not None else self._message(c, inner)
+            for c in t.children
+            if c.full_name in self.chosen and not c.is_map_entry
+        ]
+        for block in nested:
+            if lines[-1] != f"{pad}class {self._short(t)}:":
+                lines.append("")
+            lines.append(block)
+        if (doc or nested) and fields:
             lines.append("")
         for f in fields:
             lines += f.comment
-            lines += field_lines(f)
+            lines += field_lines(f, inner)
             if set(re.findall(r"[\w.]+", f.annotation)) - IMMUTABLE:
                 self.mutable_defaults = True
-        if not doc and not fields:
-            lines.append("    pass")
+        if not doc and not fields and not nested:
+            lines.append(f"{inner}pass")
         return "\n".join(lines)
 
-    def _field(self, t: Type, i: int, f: d.FieldDescriptorProto) -> Field:
+    def _field(self, t: Type, i: int, f: d.FieldDescriptorProto, pad: str = "    ") -> Field:
         m = t.message
         assert m is not None
         proto_name = f.name or f"field_{i}"
         number = f.number or 0
-        comment = comment_lines(t.comments.get((*t.path, 2, i)), "    ")
+        comment = comment_lines(t.comments.get((*t.path, 2, i)), pad)
         features = t.features
         oneof: str | None = None
         if f.oneof_index is not None and not f.proto3_optional:
@@ -394,7 +442,10 @@ class Writer:
         ftype = f.type
         ref = self.index.types.get(f.type_name) if f.type_name else None
         options: list[str] = [str(number)]
-        name = safe_name(proto_name, _BODY_NAMES | {o.py_name for o in self.chosen.values()})
+        nested = {self._short(c) for c in t.children if c.full_name in self.chosen}
+        name = safe_name(
+            proto_name, _BODY_NAMES | nested | {o.py_name for o in self.chosen.values()}
+        )
         needs_value = False
 
         if ref is not None and ref.is_map_entry and label == d.FieldLabel.LABEL_REPEATED:
@@ -419,7 +470,7 @@ class Writer:
                 options.append("packed=False")
         else:
             presence = self._presence(t, f, features, is_message)
-            default = self._default(f, ref)
+            default = self._default(f, ref, t)
             if value in _NULLABLE:  # a wrapper or a JSON value: None is absent already
                 annotation = value
                 options += ["default=None"] + ([f"oneof={str_literal(oneof)}"] if oneof else [])
@@ -434,8 +485,8 @@ class Writer:
                 needs_value = default is None
             elif presence == "implicit":
                 annotation = value
-                options.append(f"default={self._zero(f, ref)}")
-            elif default is not None and not self._is_natural(f, ref, default):
+                options.append(f"default={self._zero(f, ref, t)}")
+            elif default is not None and not self._is_natural(f, ref, default, t):
                 annotation = value
                 options.append(f"default={default}")
             else:
@@ -443,6 +494,11 @@ class Writer:
                 options.append("default=None")
         if group:
             options.append("group=True")
+        # an enum nested elsewhere is not visible in this class body: read it when used
+        options = [
+            o.replace(f"default={_LAZY}", "default_factory=lambda: ") if _LAZY in o else o
+            for o in options
+        ]
         options = self._named(options, name, proto_name)
         return Field(name, proto_name, number, annotation, options, comment, oneof, needs_value)
 
@@ -490,16 +546,18 @@ class Writer:
             return "implicit"
         return "explicit"
 
-    def _zero(self, f: d.FieldDescriptorProto, ref: Type | None) -> str:
+    def _zero(self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None) -> str:
         if f.type == _T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             if not ref.enum.value:
                 return "0"
             zero = [v for v in ref.enum.value if v.number == 0]
-            return self._enum_member_name(ref, None, (zero or ref.enum.value)[0].name)
+            return self._enum_member_name(ref, None, (zero or ref.enum.value)[0].name, where)
         return _ZEROS.get(f.type or 0, "None")
 
-    def _default(self, f: d.FieldDescriptorProto, ref: Type | None) -> str | None:
+    def _default(
+        self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None
+    ) -> str | None:
         """The declared ``[default = ...]`` as Python source, or None."""
         text = f.default_value
         if text is None:
@@ -507,7 +565,7 @@ class Writer:
         ftype = f.type
         if ftype == _T.TYPE_ENUM:
             assert ref is not None
-            return self._enum_member_name(ref, None, text)
+            return self._enum_member_name(ref, None, text, where)
         if ftype == _T.TYPE_BOOL:
             return "True" if text == "true" else "False"
         if ftype == _T.TYPE_STRING:
@@ -520,13 +578,15 @@ class Writer:
             return str(int(text, 0))
         return None
 
-    def _is_natural(self, f: d.FieldDescriptorProto, ref: Type | None, default: str) -> bool:
+    def _is_natural(
+        self, f: d.FieldDescriptorProto, ref: Type | None, default: str, where: Type | None
+    ) -> bool:
         """Whether an explicit default is what an absent field reads as anyway (zero or,
         for enums, the first value): then ``T | None`` keeps presence at no cost."""
         if f.type == _T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             first = ref.enum.value[0].name if ref.enum.value else None
-            return first is not None and default == self._enum_member_name(ref, None, first)
+            return first is not None and default == self._enum_member_name(ref, None, first, where)
         if f.type in (_T.TYPE_DOUBLE, _T.TYPE_FLOAT):
             return default == "0.0"
-        return default == self._zero(f, ref)
+        return default == self._zero(f, ref, where)

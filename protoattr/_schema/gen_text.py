@@ -36,17 +36,18 @@ class Field:
 IMMUTABLE = {"int", "float", "str", "bytes", "bool", "None"}
 
 
-def field_lines(f: Field) -> list[str]:
+def field_lines(f: Field, pad: str = "    ") -> list[str]:
+    """``name: T = pa.field(...)`` at indentation ``pad``, wrapped as ruff format wraps it."""
     call = f"pa.field({', '.join(f.options)})"
-    line = f"    {f.name}: {f.annotation} = {call}"
+    line = f"{pad}{f.name}: {f.annotation} = {call}"
     if len(line) <= WIDTH:
         return [line]
-    if len(f"    {f.name}: {f.annotation} = pa.field(") > WIDTH:
+    if len(f"{pad}{f.name}: {f.annotation} = pa.field(") > WIDTH:
         # split where ruff format would: around the value, else around the annotation
-        if len(f"    {f.name}: {f.annotation} = (") <= WIDTH and len(f"        {call}") <= WIDTH:
-            return [f"    {f.name}: {f.annotation} = (", f"        {call}", "    )"]
-        return [f"    {f.name}: (", f"        {f.annotation}", f"    ) = {call}"]
-    return wrap_call(f"{f.name}: {f.annotation} = {call}", "    ")
+        if len(f"{pad}{f.name}: {f.annotation} = (") <= WIDTH and len(f"{pad}    {call}") <= WIDTH:
+            return [f"{pad}{f.name}: {f.annotation} = (", f"{pad}    {call}", f"{pad})"]
+        return [f"{pad}{f.name}: (", f"{pad}    {f.annotation}", f"{pad}) = {call}"]
+    return wrap_call(f"{f.name}: {f.annotation} = {call}", pad)
 
 
 def wrap_call(text: str, indent: str) -> list[str]:
