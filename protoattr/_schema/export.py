@@ -82,6 +82,7 @@ def file_descriptor(
     )
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
+    exporter.services = services
     exporter.discover(roots)
     exporter._choose_package()  # the contracts' own package, as schema() takes it
     return _Builder(exporter, name).run(services)

@@ -82,6 +82,11 @@ _WELL_KNOWN = {
     ".google.protobuf.Empty": "pa.Empty",
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
 }
+#: well-known types protoattr has a contract class for: what an RPC of them sends
+_RPC_WELL_KNOWN = {
+    f".google.protobuf.{name}": f"pa.{name}"
+    for name in ("Empty", "Any", "Timestamp", "Duration", "FieldMask")
+}
 #: annotations that already mean "None when absent"
 _NULLABLE = {f"pa.wrappers.{name}" for name in _WRAPPER_NAMES} | {"pa.JsonValue"}
 # Names the generated module defines or imports, which classes and fields must not take,
@@ -270,7 +275,9 @@ class Writer:
                             f"service {svc.name}, rpc {m.name}: {type_name} is not a message "
                             "in protoc's output"
                         )
-                    if t.full_name in _WELL_KNOWN:
+                    if t.full_name in _RPC_WELL_KNOWN and t.file.name not in self.targets:
+                        continue  # protoattr's own contract: pa.Empty, pa.Timestamp...
+                    if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
                         raise GenError(
                             f"service {svc.name}, rpc {m.name}: {t.full_name.lstrip('.')} "
                             "cannot be a request or response (protoattr maps it to a Python "
@@ -278,6 +285,14 @@ class Writer:
                         )
                     found.append(t)
         return found
+
+    def _rpc_type(self, type_name: str | None) -> str:
+        """The contract an RPC sends or returns (a well-known one: protoattr's own)."""
+        t = self.index.types[type_name or ""]
+        if t.full_name not in self.chosen and t.full_name in _RPC_WELL_KNOWN:
+            self.uses.add("pa")
+            return _RPC_WELL_KNOWN[t.full_name]
+        return t.py_name
 
     def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
         """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
@@ -304,8 +319,7 @@ class Writer:
             attrs.add(attr)
             if grpc_method_name(attr) != rpc_name:
                 lines.append(f"    @pa.rpc(name={str_literal(rpc_name)})")
-            request = self.index.types[m.input_type or ""].py_name
-            response = self.index.types[m.output_type or ""].py_name
+            request, response = self._rpc_type(m.input_type), self._rpc_type(m.output_type)
             if m.client_streaming:
                 self.uses.add("Iterator")
                 request, param = f"Iterator[{request}]", "requests"

@@ -73,6 +73,7 @@ from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
+    from .._service import ServiceInfo
 
 __all__ = ["SYNTAXES", "schema", "schema_files"]
 
@@ -105,6 +106,7 @@ def schema(
 
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
+    exporter.services = services
     return exporter.run(roots) + render_services(exporter, services)
 
 
@@ -175,6 +177,7 @@ class _Exporter:
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
         self.map_values: set[type] = set()  # enums that are map values: protoc wants a 0 first
+        self.services: list[ServiceInfo] = []  # the services this schema declares
 
     # -- discovery ------------------------------------------------------------
 
@@ -183,8 +186,17 @@ class _Exporter:
         return self._render()
 
     def discover(self, roots: list[type]) -> None:
-        """Find every contract and enum ``roots`` reach; check their names."""
+        """Find every contract and enum ``roots`` reach; check their names.
+
+        A well-known type among the roots is refused (import its file instead) unless
+        a service's RPC uses it: then its file is imported (``google.protobuf.Empty``).
+        """
+        rpc_types = {
+            t for info in self.services for m in info.methods for t in (m.request, m.response)
+        }
         for root in roots:
+            if root in WELL_KNOWN_CLASSES and root in rpc_types:
+                continue
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
             if root in WELL_KNOWN_CLASSES:
