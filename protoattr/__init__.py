@@ -89,6 +89,7 @@ to_json = default_model.to_json
 from_json = default_model.from_json
 to_dict = default_model.to_dict
 from_dict = default_model.from_dict
+load_schema = default_model.load_schema
 
 __all__ = [
     "Any",
@@ -128,6 +129,7 @@ __all__ = [
     "from_json",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",

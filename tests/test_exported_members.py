@@ -42,6 +42,7 @@ EXPECTED = {
     "float32",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from . import descriptor as d
+from . import gen_extensions as _genext
 from .gen_descriptors import (
     CLOSED,
     DELIMITED,
@@ -140,6 +141,8 @@ class Writer:
             for i, s in enumerate(fd.service)
         ]
         pending += self._service_types(services)
+        extensions = _genext.declared(self)
+        pending += _genext.types_used(self, extensions)
         while pending:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
@@ -164,6 +167,8 @@ class Writer:
         for t in messages:
             blocks.append(self._message(t))
             self.done.add(t.full_name)
+        if extensions:
+            blocks.append(_genext.render(self, extensions))
         blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
@@ -405,6 +410,9 @@ class Writer:
         reserved = reserved_option(m)
         if reserved:
             options.append(f"reserved={reserved}")
+        ranges = _genext.ranges_option(m)
+        if ranges:
+            options.append(f"extensions={ranges}")
         if self._short(t) != t.name:
             options.append(f"name={str_literal(t.name)}")
         package = _claimable(t.file.package or "")
