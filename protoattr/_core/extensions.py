@@ -145,7 +145,7 @@ def _is_repeated(value_type: Any) -> bool:
 def holder_qualname(where: str, number: int) -> str:
     """The holder's ``__qualname__`` (an identifier path: codecs are named after it).
     Errors that name its ``value`` are rewritten to name the extension instead."""
-    return f"{where.partition('.[')[0]}.extension_{number}"
+    return f"{where.partition('.[')[0].replace('.', '_')}_extension_{number}"
 
 
 def _holder(where: str, number: int, value_type: Any, packed: bool | None, group: bool) -> type:

@@ -31,6 +31,7 @@ from .._core.names import scoped_name
 from .._core.types import PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
+from . import extensions as _schemaext
 from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
 from .services import full_name, split_services
 from .wkt_files import file_bytes
@@ -112,6 +113,7 @@ class _Builder:
             syntax=x.syntax,
             edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
+        _schemaext.descriptor_fields(self, out)
         for info in services:
             x._name(info.name, info.cls, "service")
             out.service.append(
@@ -181,6 +183,7 @@ class _Builder:
         x = self.x
         out = d.DescriptorProto(name=name)
         self._reserved(message, out)
+        out.extension_range = _schemaext.descriptor_ranges(message)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         oneofs: list[str] = []
         synthetic: list[tuple[d.FieldDescriptorProto, str]] = []
