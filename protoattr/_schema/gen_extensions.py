@@ -7,8 +7,9 @@ a module-level handle after the classes, named after the field::
 
 Its extendee and value type are generated like any other type the file uses, and the
 extendee's ``extensions N to M;`` ranges are its ``@proto_contract(extensions=[...])``.
-Extensions of descriptor.proto's ``*Options`` messages (custom options) are listed in a
-comment and not declared: protoattr's descriptor contracts do not take extensions.
+A file with custom options (extensions of descriptor.proto's ``*Options``) also gets
+descriptor.proto's messages, from ``FileDescriptorSet`` down: decode protoc's
+descriptors with those, and the handles read the options (``unit.get(field.options)``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Declared:
     file: d.FileDescriptorProto
     field: d.FieldDescriptorProto
     scope_type: Type | None  # the message it is declared in (None: file level)
-    #: it extends descriptor.proto's types, which are not generated here: a custom option
+    #: it extends descriptor.proto's types (a custom option) from a file that imports it
     custom_option: bool = False
 
     @property
@@ -66,11 +67,12 @@ def declared(writer: Writer) -> list[Declared]:
 
 
 def types_used(writer: Writer, exts: list[Declared]) -> list[Type]:
-    """The extendees and value types of ``exts`` (custom options left out)."""
+    """The extendees and value types of ``exts`` (and, for custom options, the
+    descriptor messages that hold options)."""
     found: list[Type] = []
     for ext in exts:
         if ext.custom_option:
-            continue
+            found.append(writer.index.types[".google.protobuf.FileDescriptorSet"])
         extendee = writer.index.types.get(ext.field.extendee or "")
         if extendee is None or extendee.message is None:
             raise GenError(f"extension {ext.full_name}: {ext.field.extendee} is not a message")
@@ -93,12 +95,6 @@ def render(writer: Writer, exts: list[Declared]) -> str:
     taken = {t.py_name for t in writer.chosen.values()}
     for ext in exts:
         f = ext.field
-        if ext.custom_option:
-            lines.append(
-                f"# custom option {ext.full_name} (extends {str(f.extendee).lstrip('.')}): "
-                "not declared"
-            )
-            continue
         extendee = writer.index.types[f.extendee or ""]
         value = writer._value_type(f)
         repeated = f.label == d.FieldLabel.LABEL_REPEATED

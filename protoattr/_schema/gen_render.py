@@ -416,7 +416,7 @@ class Writer:
         if self._short(t) != t.name:
             options.append(f"name={str_literal(t.name)}")
         package = _claimable(t.file.package or "")
-        if t.parent is None and package and package != self.package:  # another package's
+        if t.parent is None and package != self.package:  # another package (or none)
             options.append(f"package={str_literal(package)}")
         deco = f"@pa.proto_contract({', '.join(options)})" if options else "@pa.proto_contract"
         kw_only = any(f.needs_value for f in fields)
