@@ -28,6 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
+from ._model.extensions import Extension, extension
 from ._service import CallContext, rpc, service
 from ._stream import (
     PrefixStyle,
@@ -90,6 +91,7 @@ to_dict = default_model.to_dict
 from_dict = default_model.from_dict
 to_text = default_model.to_text
 from_text = default_model.from_text
+load_schema = default_model.load_schema
 
 __all__ = [
     "Any",
@@ -99,6 +101,7 @@ __all__ = [
     "Duration",
     "Empty",
     "EncodeError",
+    "Extension",
     "FieldMask",
     "JsonValue",
     "ListValue",
@@ -119,6 +122,7 @@ __all__ = [
     "deserialize_from",
     "deserialize_items",
     "deserialize_with_length_prefix",
+    "extension",
     "field",
     "fixed32",
     "fixed64",
@@ -128,6 +132,7 @@ __all__ = [
     "from_text",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",

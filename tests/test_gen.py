@@ -110,14 +110,14 @@ def test_round_trip(cls: type, syntax: str, samples: list[Any], tmp_path: Path) 
 def test_round_trip_builds_the_same_bytes_from_the_same_values(tmp_path: Path) -> None:
     text = schema(pa.default_model, m.Legacy, syntax="proto2", package="rt.values")
     g = gen_proto(text, tmp_path, "legacy_values")
-    assert "class Legacy_Card:" in Path(tmp_path / "legacy_values.py").read_text()
+    assert "    class Card:" in Path(tmp_path / "legacy_values.py").read_text()  # nested
     twin = g.Legacy(
         key="k",
         origin=g.Point(x=-1, y=2),
         count=3,
         hue=g.Hue.RED,
-        card=g.Legacy_Card(suit=g.Suit.CLUBS, rank=2),
-        hand=[g.Legacy_Hand(rank=1)],
+        card=g.Legacy.Card(suit=g.Suit.CLUBS, rank=2),
+        hand=[g.Legacy.Hand(rank=1)],
         price="1.5",
         other="x",
     )
@@ -248,7 +248,7 @@ def test_generated_descriptor_reads_required_fields(descriptor_contracts: Any) -
     assert ours.name[0].name_part == "x" and ours.name[0].is_extension is False
     assert pa.serialize(ours) == data
     with pytest.raises(pa.DecodeError, match="required field"):
-        pa.deserialize(g.UninterpretedOption_NamePart, b"\x0a\x01x")
+        pa.deserialize(g.UninterpretedOption.NamePart, b"\x0a\x01x")
 
 
 def _struct() -> struct_pb2.Struct:
@@ -419,7 +419,7 @@ def test_proto2_by_hand(tmp_path: Path) -> None:
     g = gen_proto(PROTO2, tmp_path, "hand2")
     source = (tmp_path / "hand2.py").read_text()
     assert '    from_: str = pa.field(1, required=True, name="from")\n' in source
-    assert "    kind: Outer_Kind = pa.field(2, default=Outer_Kind.KIND_B)\n" in source
+    assert "    kind: Outer.Kind = pa.field(2, default=Kind.KIND_B)\n" in source
     assert '    pa_: pa.int32 | None = pa.field(17, default=None, name="pa")\n' in source
     assert "    field: pa.int32 | None = pa.field(18, default=None)\n" in source
     assert "group=True" in source and "@dataclass(kw_only=True)\nclass Outer:" in source
@@ -433,11 +433,11 @@ def test_proto2_by_hand(tmp_path: Path) -> None:
     assert '@pa.proto_contract(reserved=(range(100, 111), 200, "gone"))\n' in source
     assert "@pa.closed_enum\nclass TopLevel(enum.IntEnum):" in source
     assert "    # a Python keyword\n" in source
-    assert "class Outer_Inner:" in source and "KidsEntry" not in source
+    assert "    class Inner:" in source and "KidsEntry" not in source
     assert 'A "thing" with a backslash \\\\ and \\"\\"\\"triple quotes' in source
 
     empty = g.Outer(from_="x")
-    assert empty.kind == g.Outer_Kind.KIND_B and empty.d == float("-inf") and empty.f == 0.25
+    assert empty.kind == g.Outer.Kind.KIND_B and empty.d == float("-inf") and empty.f == 0.25
     assert empty.big == 2**64 - 1 and empty.s == 'a"b' and empty.blob == b"\x01\x02\\x"
     outer = pb.Outer(**{"from": "me"})
     outer.kind = pb.Outer.KIND_A

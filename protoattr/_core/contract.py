@@ -119,6 +119,8 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: ``extensions=``: the inclusive field-number ranges other declarations may extend
+    extensions: tuple[tuple[int, int], ...] = ()
 
 
 @dataclasses.dataclass
@@ -142,13 +144,20 @@ class ContractInfo:
     @property
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
-        (``None``: the contract has none)."""
+        (``None``: the contract has none); a nested contract has its outermost's."""
+        if self.cls in _DECLARED:
+            return _names.package_of_class(self.cls)
         return _names.package_of(self.cls, self.options.package)
+
+    @property
+    def scoped_name(self) -> str:
+        """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
+        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
 
     @property
     def full_name(self) -> str:
         """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
-        return _names.full_name(self.name, self.package)
+        return _names.full_name(self.scoped_name, self.package)
 
 
 class ValueMarker:
@@ -226,6 +235,7 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    extensions: Iterable[tuple[int, int]] = (),
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -233,7 +243,9 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
-    makes the contract's full name ``package.Name``.
+    makes the contract's full name ``package.Name``.  ``extensions`` lists the
+    inclusive field-number ranges (``[(100, 199)]``, protobuf's ``extensions 100 to
+    199;``) that :func:`protoattr.extension` declarations may use.
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -242,6 +254,7 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        extensions=_extension_ranges(extensions),
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -320,6 +333,10 @@ def _check_subtype_tag(cls: type, base: type | None, tag: int) -> None:
     if _is_reserved(tag, base_info.options):
         raise ContractError(
             f"{cls.__qualname__}: subtype tag {tag} is reserved in {base.__qualname__}"
+        )
+    if in_extension_range(tag, base_info.options):
+        raise ContractError(
+            f"{cls.__qualname__}: subtype tag {tag} is in an extension range of {base.__qualname__}"
         )
 
 
@@ -663,12 +680,34 @@ def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
             )
 
 
+def _extension_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options)."""
+    try:
+        return tuple(tuple(r) for r in ranges)  # type: ignore[misc]
+    except TypeError:
+        raise ContractError(
+            f"extensions= takes (first, last) field-number pairs, like [(100, 199)], not {ranges!r}"
+        ) from None
+
+
+def in_extension_range(number: int, options: ContractOptions) -> bool:
+    """Whether ``number`` is in one of the contract's ``extensions=`` ranges."""
+    return any(lo <= number <= hi for lo, hi in options.extensions)
+
+
 def _check_options(qual: str, options: ContractOptions) -> None:
     """The class-level options are well typed (a float tag would never match)."""
     for r in options.reserved:
         if not (isinstance(r, (str, range)) or _is_tag_number(r)):
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
+            )
+    for pair in options.extensions:
+        ok = len(pair) == 2 and all(_is_tag_number(n) for n in pair)
+        if not (ok and 1 <= pair[0] <= pair[1] <= MAX_FIELD_NUMBER):
+            raise ContractError(
+                f"{qual}: extensions= takes (first, last) field-number pairs with "
+                f"1 <= first <= last <= {MAX_FIELD_NUMBER}, not {pair!r}"
             )
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
@@ -704,6 +743,8 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         seen[f.tag] = f.name
         if _is_reserved(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
+        if in_extension_range(f.tag, options):
+            raise ContractError(f"{qual}.{f.name}: tag {f.tag} is in an extension range")
         if f.proto_name in reserved_names or f.name in reserved_names:
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
 

@@ -15,7 +15,7 @@ import dataclasses
 import struct
 import typing
 from collections.abc import Callable
-from typing import IO, Any, TypeVar, overload
+from typing import IO, TYPE_CHECKING, Any, TypeVar, overload
 
 from .._core import registry
 from .._core.contract import _LOCK as _DECLARATIONS_LOCK
@@ -23,7 +23,6 @@ from .._core.contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
-    declared_options,
     declared_subtypes,
     is_contract,
     iter_message_types,
@@ -49,6 +48,9 @@ from .._python.runtime import (
 from .._python.runtime import (
     NOT_LISTS as _NOT_LISTS,
 )
+
+if TYPE_CHECKING:
+    from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
 
@@ -694,17 +696,18 @@ class CodecModel:
     # -- full names --------------------------------------------------------------
 
     def full_name(self, cls: type) -> str:
-        """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        """The protobuf full name of contract or enum ``cls`` (``package.Name``; a class
+        nested in a contract is named inside it: ``package.Order.Line``)."""
+        import enum
+
         from .._core import names as _names
 
-        if not is_contract(cls):
+        if not is_contract(cls) and not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
             raise ContractError(
                 f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
                 "@proto_contract"
             )
-        options = declared_options(cls)
-        package = _names.package_of(cls, options.package)
-        return _names.full_name(options.name or cls.__name__, package)
+        return _names.full_name_of(cls)
 
     def find(self, full_name: str) -> type | None:
         """The contract class whose full name is ``full_name`` (``None`` when none is).
@@ -727,6 +730,20 @@ class CodecModel:
                 "packages (proto_contract(package=...)) or distinct name=s"
             )
         return found[0] if found else None
+
+    def find_extension(self, full_name: str) -> Extension[Any, Any] | None:
+        """The extension declared under ``full_name`` (``pa.extension(..., name=...)``),
+        or ``None``: how JSON and text format read ``[full.name]`` keys."""
+        from .._core import extensions as _ext
+
+        found = _ext.by_name(full_name)
+        return found  # type: ignore[return-value]
+
+    def extensions_of(self, cls: type) -> list[Extension[Any, Any]]:
+        """The extensions declared for contract ``cls``, in number order."""
+        from .._core import extensions as _ext
+
+        return _ext.of(cls)  # type: ignore[return-value]
 
 
 class _MessageList:

@@ -13,9 +13,9 @@ exported text.
 All three syntaxes are exported: proto2 groups as ``TYPE_GROUP`` fields with
 their body nested where the group is, edition 2023's choices as
 ``features`` options.  With ``include_imports``
-the set also holds ``google/protobuf/timestamp.proto`` and
-``duration.proto`` when a contract uses them (their messages only), as
-``protoc --include_imports`` would.
+the set also holds the well-known files a contract uses
+(``google/protobuf/timestamp.proto``, ``any.proto``...), exactly as
+``protoc --include_imports`` writes them (:mod:`protoattr._schema.wkt_files`).
 """
 
 from __future__ import annotations
@@ -27,11 +27,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .._core.contract import FieldInfo, Label, ValueType
+from .._core.names import scoped_name
 from .._core.types import PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
+from . import extensions as _schemaext
 from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
 from .services import full_name, split_services
+from .wkt_files import file_bytes
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -62,7 +65,7 @@ def descriptor_set(
 ) -> bytes:
     """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services)."""
     main = file_descriptor(model, cls, syntax=syntax, package=package, name=name)
-    files = [_well_known(path) for path in main.dependency] if include_imports else []
+    files = [_well_known(model, path) for path in main.dependency] if include_imports else []
     return model.serialize(d.FileDescriptorSet(file=[*files, main]))
 
 
@@ -80,7 +83,9 @@ def file_descriptor(
     )
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
+    exporter.services = services
     exporter.discover(roots)
+    exporter._choose_package()  # the contracts' own package, as schema() takes it
     return _Builder(exporter, name).run(services)
 
 
@@ -94,11 +99,11 @@ class _Builder:
         x = self.x
         messages = []
         for m in x.messages.values():
-            if m.as_message:
+            if m.as_message and x._parent(m.cls) is None:
                 # the schema exporter's checks (names, what the syntax can say), text discarded
                 x._message(m, 0, frozenset(), frozenset())
-                messages.append(self._message(m, m.info.name, self._scope(m.cls)))
-        enums = [self._enum(e) for e in x.enums]
+                messages.append(self._declared(m))
+        enums = [self._enum(e) for e in x.enums if x._parent(e) is None]
         out = d.FileDescriptorProto(
             name=self.name or self._file_name(services),
             package=self.package,
@@ -108,6 +113,7 @@ class _Builder:
             syntax=x.syntax,
             edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
+        _schemaext.descriptor_fields(self, out)
         for info in services:
             x._name(info.name, info.cls, "service")
             out.service.append(
@@ -129,6 +135,7 @@ class _Builder:
 
     def _file_name(self, services: list[Any]) -> str:
         first = services[0].name if services else next(iter(self.x.messages.values())).info.name
+        first = first.rpartition(".")[2]
         stem = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", first).lower()
         folder = self.package.replace(".", "/") + "/" if self.package else ""
         return f"{folder}{stem}.proto"
@@ -141,7 +148,7 @@ class _Builder:
 
     def _ref_enum(self, enum_cls: type) -> str:
         prefix = f".{self.package}." if self.package else "."
-        return prefix + enum_cls.__name__
+        return prefix + scoped_name(enum_cls)
 
     # -- declarations ------------------------------------------------------
 
@@ -160,12 +167,23 @@ class _Builder:
         """The full name of a top-level message (what its nested types are named under)."""
         return full_name(self.x.model, cls, self.package)
 
+    def _declared(self, message: Any) -> d.DescriptorProto:
+        """A message with the messages and enums declared inside it."""
+        out = self._message(
+            message, message.info.scoped_name.rpartition(".")[2], self._scope(message.cls)
+        )
+        nested, enums = self.x._children(message.cls)
+        out.nested_type[:0] = [self._declared(inner) for inner in nested]
+        out.enum_type = [self._enum(e) for e in enums]
+        return out
+
     def _message(self, message: Any, name: str, scope: str) -> d.DescriptorProto:
         """``message`` declared as ``name``, whose full name is ``scope`` (a proto2 group's
         body is a message nested where the group is)."""
         x = self.x
         out = d.DescriptorProto(name=name)
         self._reserved(message, out)
+        out.extension_range = _schemaext.descriptor_ranges(message)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         oneofs: list[str] = []
         synthetic: list[tuple[d.FieldDescriptorProto, str]] = []
@@ -175,7 +193,7 @@ class _Builder:
                 oneof += "_"
             oneofs.append(oneof)
             for tag, sub in message.children:
-                sub_name = x.model.info(sub).name
+                sub_name = x.model.info(sub).scoped_name.rpartition(".")[2]
                 out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
                 out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
@@ -367,20 +385,6 @@ def _shortest(number: float, kind: Kind) -> str:
     return repr(number)  # pragma: no cover - 17 digits always read back
 
 
-def _well_known(path: str) -> d.FileDescriptorProto:
-    """``google/protobuf/timestamp.proto`` or ``duration.proto``: their one message."""
-    name = "Timestamp" if path.endswith("timestamp.proto") else "Duration"
-    return d.FileDescriptorProto(
-        name=path,
-        package="google.protobuf",
-        message_type=[
-            d.DescriptorProto(
-                name=name,
-                field=[
-                    _Builder._plain("seconds", 1, _OPTIONAL, d.FieldType.TYPE_INT64),
-                    _Builder._plain("nanos", 2, _OPTIONAL, d.FieldType.TYPE_INT32),
-                ],
-            )
-        ],
-        syntax="proto3",
-    )
+def _well_known(model: CodecModel, path: str) -> d.FileDescriptorProto:
+    """A well-known file (``google/protobuf/timestamp.proto``...) exactly as protoc has it."""
+    return model.deserialize(d.FileDescriptorProto, file_bytes(path))

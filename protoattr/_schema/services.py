@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .._core.wkt import WELL_KNOWN_CLASSES
 from .._service import ServiceInfo, is_service, service_info
 
 if TYPE_CHECKING:
@@ -33,8 +34,9 @@ def contract_package(model: CodecModel, cls: type, default: str | None) -> str |
 
 
 def full_name(model: CodecModel, cls: type, default_package: str | None) -> str:
-    """The full protobuf name of contract ``cls`` (``shop.v1.Product``), without a dot."""
-    name = model.info(cls).name
+    """The full protobuf name of contract ``cls`` (``shop.v1.Product``, ``shop.v1.Order.Line``
+    for a nested one), without a dot."""
+    name = model.info(cls).scoped_name
     package = contract_package(model, cls, default_package)
     return f"{package}.{name}" if package else name
 
@@ -90,5 +92,10 @@ def render_services(exporter: _Exporter, services: list[ServiceInfo]) -> str:
 
 
 def message_name(exporter: _Exporter, cls: type) -> str:
-    """The message a request or response travels as: its hierarchy root's."""
-    return exporter.model.info(exporter._root(cls)).name
+    """The message a request or response travels as: its hierarchy root's (a well-known
+    type by its full name, a contract of another file by its full name)."""
+    if cls in WELL_KNOWN_CLASSES:
+        name = WELL_KNOWN_CLASSES[cls]
+        return f".{name}" if (exporter.package or "").split(".")[0] == "google" else name
+    root = exporter._root(cls)
+    return exporter._declared_ref(root, exporter.model.info(root).scoped_name, frozenset())
