@@ -21,7 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.errors import ContractError, DecodeError
 from .._core.types import Kind
-from .plan import EGROUP, I32, I64, LEN, SGROUP, VARINT, FieldPlan, MessagePlan, plan_for
+from .plan import (
+    EGROUP,
+    I32,
+    I64,
+    LEN,
+    SGROUP,
+    VARINT,
+    FieldPlan,
+    MessagePlan,
+    extension_named,
+    plan_for,
+)
 from .tokens import Tokens
 
 if TYPE_CHECKING:
@@ -408,8 +419,22 @@ class _Parser:
             self.try_consume(";")
 
     def _extension(self, plan: MessagePlan, name: str) -> FieldPlan | None:
-        """The extension ``[name]`` of ``plan``'s message (the hook extensions plug into)."""
-        raise self.error_before(f'Message type "{plan.full_name}" does not have extensions.')
+        """The extension ``[name]`` of ``plan``'s message (``None``: skip it)."""
+        if plan.builder is None:
+            raise self.error_before(f'Message type "{plan.full_name}" does not have extensions.')
+        handle, fp = extension_named(plan, name)
+        if handle is None:
+            if self.allow_unknown_extension:
+                return None
+            raise self.error_before(
+                f'Extension "{name}" not registered. Did you declare it with pa.extension '
+                "(or import the module that does)?"
+            )
+        if fp is None:
+            raise self.error_before(
+                f'Extension "{name}" does not extend message type "{plan.full_name}".'
+            )
+        return fp
 
     def _message_value(
         self, plan: MessagePlan, fp: FieldPlan, state: _State, out: bytearray
@@ -421,10 +446,7 @@ class _Parser:
             end = "}"
         if not fp.repeated:
             if fp.number in state.present:
-                raise self.error_before(
-                    f'Message type "{plan.full_name}" should not have multiple '
-                    f'"{_field_name(fp)}" fields.'
-                )
+                raise self.error_before(_multiple(plan, fp))
             state.present[fp.number] = True
             if fp.oneof is not None:
                 state.oneofs[fp.oneof] = _field_name(fp)
@@ -462,15 +484,9 @@ class _Parser:
             present = state.present
             if fp.implicit:
                 if fp.number in present and not _is_default(present[fp.number]):
-                    raise self.error_before(
-                        f'Message type "{plan.full_name}" should not have multiple '
-                        f'"{_field_name(fp)}" fields.'
-                    )
+                    raise self.error_before(_multiple(plan, fp))
             elif fp.number in present:
-                raise self.error_before(
-                    f'Message type "{plan.full_name}" should not have multiple '
-                    f'"{_field_name(fp)}" fields.'
-                )
+                raise self.error_before(_multiple(plan, fp))
             present[fp.number] = value
             if fp.oneof is not None:
                 state.oneofs[fp.oneof] = _field_name(fp)
@@ -616,6 +632,14 @@ class _Parser:
                 if self.try_consume("]"):
                     break
                 self.consume(",")
+
+
+def _multiple(plan: MessagePlan, fp: FieldPlan) -> str:
+    if fp.extension is not None:
+        what = f'"{fp.extension}" extensions'
+    else:
+        what = f'"{_field_name(fp)}" fields'
+    return f'Message type "{plan.full_name}" should not have multiple {what}.'
 
 
 def _is_default(value: Any) -> bool:

@@ -23,7 +23,16 @@ import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, zero_value
+from .._core import extensions as _extensions
+from .._core.contract import (
+    MISSING,
+    FieldInfo,
+    Label,
+    ValueType,
+    declared_options,
+    is_contract,
+    zero_value,
+)
 from .._core.errors import ContractError
 from .._core.types import PACKABLE, Kind
 from .._json.plan import json_name
@@ -62,6 +71,7 @@ class FieldPlan:
     __slots__ = (
         "closed",
         "enum",
+        "extension",
         "group",
         "implicit",
         "index",
@@ -99,6 +109,7 @@ class FieldPlan:
         self.value: FieldPlan | None = None
         self.index = 0  # the declaration order (use_index_order)
         self.siblings: tuple[int, ...] = ()  # the other members of its oneof
+        self.extension: str | None = None  # an extension's full name
 
     @property
     def is_message(self) -> bool:
@@ -108,7 +119,17 @@ class FieldPlan:
 class MessagePlan:
     """One message: its fields by number and by the names text accepts."""
 
-    __slots__ = ("by_name", "by_number", "cls", "fields", "full_name", "index_order", "is_any")
+    __slots__ = (
+        "builder",
+        "by_name",
+        "by_number",
+        "cls",
+        "extensions",
+        "fields",
+        "full_name",
+        "index_order",
+        "is_any",
+    )
 
     def __init__(self, cls: type | None, full_name: str) -> None:
         self.cls = cls
@@ -118,6 +139,8 @@ class MessagePlan:
         self.by_number: dict[int, FieldPlan] = {}
         self.by_name: dict[str, FieldPlan] = {}
         self.is_any = False
+        self.builder: _Builder | None = None  # extendable messages: plans of extensions
+        self.extensions: dict[int, tuple[Any, FieldPlan]] = {}  # number -> (info, plan)
 
     def finish(self) -> None:
         self.index_order = sorted(self.fields, key=lambda f: f.index)
@@ -129,6 +152,44 @@ class MessagePlan:
                     o.number for o in self.fields if o.oneof == f.oneof and o is not f
                 )
         self.by_name = {f.name if not f.group else f.name.lower(): f for f in self.fields}
+
+
+# ------------------------------------------------------------------- extensions
+
+
+def extension_at(plan: MessagePlan, number: int) -> FieldPlan | None:
+    """The plan of the extension of ``plan``'s message registered at ``number``, if any."""
+    if plan.builder is None or plan.cls is None:
+        return None
+    for handle in _extensions.of(plan.cls):
+        if handle.info.number == number:
+            return _extension_plan(plan, handle.info)
+    return None
+
+
+def extension_named(plan: MessagePlan, full_name: str) -> tuple[Any, FieldPlan | None]:
+    """``(the registered extension or None, its plan when it extends plan's message)``."""
+    handle = _extensions.by_name(full_name)
+    if handle is None or plan.cls is None or handle.info.extendee is not plan.cls:
+        return handle, None
+    return handle, _extension_plan(plan, handle.info)
+
+
+def _extension_plan(plan: MessagePlan, info: Any) -> FieldPlan:
+    found = plan.extensions.get(info.number)
+    if found is not None and found[0] is info:
+        return found[1]
+    builder = plan.builder
+    assert builder is not None
+    with builder.lock:
+        fp = builder._field(info.field, plan)
+        fp.name = f"[{info.full_name}]"
+        fp.extension = info.full_name
+        fp.implicit = False
+        fp.oneof = None
+        fp.index = 1 << 30  # use_index_order: after the fields, by number
+        plan.extensions[info.number] = (info, fp)
+    return fp
 
 
 # ------------------------------------------------------------------- building
@@ -202,6 +263,7 @@ class _Builder:
     def __init__(self, model: CodecModel, root: type) -> None:
         self.model = model
         self.root = root
+        self.lock = threading.RLock()
         self.syntax = _syntax(model, root)
         self.proto2 = self.syntax == "proto2"
         self.messages: dict[type, MessagePlan] = {}
@@ -255,6 +317,8 @@ class _Builder:
         model = self.model
         plan = MessagePlan(cls, model.full_name(cls))
         plan.is_any = cls is wkt.Any
+        if declared_options(cls).extensions:
+            plan.builder = self
         self.messages[cls] = plan
         index = 0
         for tag, sub in model._children_of(cls):

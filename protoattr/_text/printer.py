@@ -19,7 +19,18 @@ from typing import TYPE_CHECKING, Any
 from .._core.errors import ContractError, DecodeError
 from .._core.types import Kind
 from .._json.plan import shortest_float32
-from .plan import EGROUP, I32, I64, LEN, SGROUP, VARINT, FieldPlan, MessagePlan, plan_for
+from .plan import (
+    EGROUP,
+    I32,
+    I64,
+    LEN,
+    SGROUP,
+    VARINT,
+    FieldPlan,
+    MessagePlan,
+    extension_at,
+    plan_for,
+)
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -216,6 +227,8 @@ def _collect(
             pos += 4
         elif wt == SGROUP:
             fp = by_number.get(number)
+            if fp is None and plan.builder is not None:
+                fp = extension_at(plan, number)
             if fp is not None and fp.group and fp.message is not None:
                 start = pos
                 body_end, pos = _skip_group(buf, pos, end, number)
@@ -239,8 +252,11 @@ def _collect(
             raise DecodeError("truncated message", end)
         fp = by_number.get(number)
         if fp is None:
-            unknown.append((number, wt, raw))
-            continue
+            if plan.builder is not None:  # an extendable message: a registered extension?
+                fp = extension_at(plan, number)
+            if fp is None:
+                unknown.append((number, wt, raw))
+                continue
         if wt != fp.wire or fp.group:
             if wt == LEN and fp.repeated and fp.packable:
                 _packed(fp, buf, raw, values, unknown)
@@ -431,7 +447,14 @@ class _Printer:
         out = self.out
         end = self.end
         pad = " " * indent
-        for fp in plan.index_order if opts.index_order else plan.fields:
+        fields = plan.index_order if opts.index_order else plan.fields
+        if plan.builder is not None:
+            found = [extension_at(plan, n) for n in values if n not in plan.by_number]
+            if found:
+                extra = [fp for fp in found if fp is not None]
+                key = (lambda f: (f.index, f.number)) if opts.index_order else (lambda f: f.number)
+                fields = sorted([*fields, *extra], key=key)
+        for fp in fields:
             v = values.get(fp.number)
             if v is None:
                 continue
