@@ -5,9 +5,9 @@
     protoattr schema MODULE[:CLASS] [--syntax proto2|proto3|editions] [--package NAME] [-o FILE]
                      [--out-dir DIR]
     protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py] [-I PATH ...]
-    protoattr decode MODULE:CLASS [FILE] [--json]   (--json: protobuf's canonical JSON)
+    protoattr decode MODULE:CLASS [FILE] [--json | --text]   (canonical JSON / text format)
     protoattr decode-raw [FILE]
-    protoattr encode MODULE:CLASS [FILE]          (canonical JSON in, protobuf bytes out)
+    protoattr encode MODULE:CLASS [FILE] [--text]  (JSON or text format in, protobuf bytes out)
     protoattr compile MODULE -o FILE
     protoattr --version
 
@@ -94,8 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="decode protobuf bytes as a contract and print it")
     p.add_argument("target", metavar="MODULE:CLASS")
     p.add_argument("file", nargs="?", metavar="FILE", help="the bytes (default: stdin)")
-    p.add_argument(
+    form = p.add_mutually_exclusive_group()
+    form.add_argument(
         "--json", action="store_true", help="print canonical proto3 JSON instead of the repr"
+    )
+    form.add_argument(
+        "--text", action="store_true", help="print protobuf's text format (protoc --decode's)"
     )
     p.set_defaults(run=_decode)
 
@@ -108,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("target", metavar="MODULE:CLASS")
     p.add_argument("file", nargs="?", metavar="FILE", help="the JSON (default: stdin)")
+    p.add_argument(
+        "--text", action="store_true", help="read protobuf's text format instead of JSON"
+    )
     p.set_defaults(run=_encode)
 
     p = sub.add_parser("compile", help="write a module of ahead-of-time compiled codecs")
@@ -166,6 +173,9 @@ def _decode(args: argparse.Namespace) -> int:
     obj: Any = default_model.deserialize(cls, _read_bytes(args.file))
     if args.json:  # protobuf's canonical JSON mapping (see docs/json.md)
         print(default_model.to_json(obj, ensure_ascii=False))
+    elif args.text:  # protobuf's text format (see docs/text-format.md)
+        sys.stdout.write(default_model.to_text(obj))
+        sys.stdout.flush()
     else:
         print(repr(obj))
     return 0
@@ -184,7 +194,11 @@ def _encode(args: argparse.Namespace) -> int:
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
-    obj: Any = default_model.from_json(cls, _read_bytes(args.file))  # the canonical JSON mapping
+    data = _read_bytes(args.file)
+    if args.text:  # protobuf's text format
+        obj: Any = default_model.from_text(cls, data)
+    else:  # the canonical JSON mapping
+        obj = default_model.from_json(cls, data)
     out = default_model.serialize(obj)
     sys.stdout.buffer.write(out)
     sys.stdout.buffer.flush()
