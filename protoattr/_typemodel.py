@@ -175,19 +175,17 @@ class TypeModel(CodecModel):
         """``obj`` in protobuf's text format: what ``text_format.MessageToString`` prints."""
         from ._text import api as _text
 
-        return _text.to_text(
-            self,
-            obj,
-            as_utf8=as_utf8,
-            as_one_line=as_one_line,
-            use_short_repeated_primitives=use_short_repeated_primitives,
-            pointy_brackets=pointy_brackets,
-            use_index_order=use_index_order,
-            use_field_number=use_field_number,
-            indent=indent,
-            print_unknown_fields=print_unknown_fields,
-            force_colon=force_colon,
+        flags = (
+            as_utf8,
+            as_one_line,
+            use_short_repeated_primitives,
+            pointy_brackets,
+            use_index_order,
+            use_field_number,
+            print_unknown_fields,
+            force_colon,
         )
+        return _text.to_text(self, obj, flags, indent)
 
     @overload
     def from_text(

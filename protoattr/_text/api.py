@@ -20,34 +20,25 @@ if TYPE_CHECKING:
 __all__ = ["from_text", "to_text"]
 
 
-def to_text(
-    model: CodecModel,
-    obj: Any,
-    *,
-    as_utf8: bool = True,
-    as_one_line: bool = False,
-    use_short_repeated_primitives: bool = False,
-    pointy_brackets: bool = False,
-    use_index_order: bool = False,
-    use_field_number: bool = False,
-    indent: int = 0,
-    print_unknown_fields: bool = False,
-    force_colon: bool = False,
-) -> str:
-    """``obj`` in text format, as ``text_format.MessageToString`` prints it."""
-    plan = plan_for(model, obj.__class__)
-    data = model.serialize(obj)
-    opts = Options(
-        as_utf8=as_utf8,
-        as_one_line=as_one_line,
-        use_short_repeated_primitives=use_short_repeated_primitives,
-        pointy_brackets=pointy_brackets,
-        use_index_order=use_index_order,
-        use_field_number=use_field_number,
-        print_unknown_fields=print_unknown_fields,
-        force_colon=force_colon,
-    )
-    return print_message(model, plan, data, opts, indent)
+_OPTIONS: dict[tuple[bool, ...], Options] = {}
+
+
+def to_text(model: CodecModel, obj: Any, flags: tuple[bool, ...], indent: int) -> str:
+    """``obj`` in text format, as ``text_format.MessageToString`` prints it.
+
+    ``flags`` are ``MessageToString``'s options in :class:`Options`' order (``as_utf8``,
+    ``as_one_line``, ``use_short_repeated_primitives``, ``pointy_brackets``,
+    ``use_index_order``, ``use_field_number``, ``print_unknown_fields``,
+    ``force_colon``), passed as one tuple so that a call costs one dict look-up.
+    """
+    roots = model.__dict__.get("_text_plans")
+    plan = roots.roots.get(obj.__class__) if roots is not None else None
+    if plan is None:
+        plan = plan_for(model, obj.__class__)
+    opts = _OPTIONS.get(flags)
+    if opts is None:
+        opts = _OPTIONS.setdefault(flags, Options(*flags))
+    return print_message(model, plan, model.serialize(obj), opts, indent)
 
 
 def from_text(

@@ -70,8 +70,10 @@ class FieldPlan:
 
     __slots__ = (
         "closed",
+        "conv",
         "enum",
         "extension",
+        "fmt",
         "group",
         "implicit",
         "index",
@@ -110,6 +112,9 @@ class FieldPlan:
         self.index = 0  # the declaration order (use_index_order)
         self.siblings: tuple[int, ...] = ()  # the other members of its oneof
         self.extension: str | None = None  # an extension's full name
+        # the printer's, made on first use: the value from its wire form, and its text
+        self.conv: Any = None
+        self.fmt: Any = None
 
     @property
     def is_message(self) -> bool:

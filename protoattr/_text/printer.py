@@ -13,6 +13,7 @@ unknown ones in the order they came.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from typing import TYPE_CHECKING, Any
 
@@ -52,10 +53,14 @@ def escape_bytes(data: bytes) -> str:
     return data.decode("latin-1").translate(_BYTE_ESCAPES)
 
 
+_NEEDS_ESCAPE = re.compile("[\x00-\x1f\"'\\\\\x7f]")
+
+
 def escape_text(data: bytes) -> str:
     """A string field's UTF-8 kept, ASCII control characters and quotes escaped."""
     try:
-        return data.decode("utf-8").translate(_STR_ESCAPES)
+        text = data.decode("utf-8")
+        return text.translate(_STR_ESCAPES) if _NEEDS_ESCAPE.search(text) else text
     except UnicodeDecodeError:
         out: list[str] = []
         while data:
@@ -85,7 +90,6 @@ class Options:
 
     def __init__(
         self,
-        *,
         as_utf8: bool,
         as_one_line: bool,
         use_short_repeated_primitives: bool,
@@ -141,34 +145,84 @@ def _signed64(v: int) -> int:
     return v - 0x10000000000000000 if v & 0x8000000000000000 else v
 
 
-def _value(fp: FieldPlan, wt: int, raw: Any, buf: bytes) -> Any:
-    """A scalar's value from its wire form (``raw``: an int, or ``(start, end)``)."""
+def _sint32(raw: int) -> int:
+    raw &= 0xFFFFFFFF
+    return (raw >> 1) ^ -(raw & 1)
+
+
+def _sint64(raw: int) -> int:
+    return (raw >> 1) ^ -(raw & 1)
+
+
+def _uint32(raw: int) -> int:
+    return raw & 0xFFFFFFFF
+
+
+def _bool(raw: int) -> bool:
+    return raw != 0
+
+
+def _float(raw: int) -> float:
+    return float(_F.unpack(_U32.pack(raw))[0])
+
+
+def _double(raw: int) -> float:
+    return float(_D.unpack(_U64.pack(raw))[0])
+
+
+def _same(raw: int) -> int:
+    return raw
+
+
+_CONVERTERS: dict[Kind, Any] = {
+    Kind.INT32: _signed32, Kind.ENUM: _signed32, Kind.INT64: _signed64, Kind.UINT32: _uint32,
+    Kind.UINT64: _same, Kind.BOOL: _bool, Kind.SINT32: _sint32, Kind.SINT64: _sint64,
+    Kind.FIXED32: _same, Kind.FIXED64: _same, Kind.SFIXED32: _signed32,
+    Kind.SFIXED64: _signed64, Kind.FLOAT: _float, Kind.DOUBLE: _double,
+}  # fmt: skip
+
+
+def _converter(fp: FieldPlan) -> Any:
+    conv = fp.conv = _CONVERTERS.get(fp.kind, _same)
+    return conv
+
+
+def _formatter(fp: FieldPlan) -> Any:
+    """The function printing one value of ``fp`` (strings: with their UTF-8 kept)."""
     kind = fp.kind
-    if wt == VARINT:
-        if kind is Kind.INT32 or kind is Kind.ENUM:
-            return _signed32(raw)
-        if kind is Kind.INT64:
-            return _signed64(raw)
-        if kind is Kind.UINT32:
-            return raw & 0xFFFFFFFF
-        if kind is Kind.BOOL:
-            return raw != 0
-        if kind is Kind.SINT32:
-            raw &= 0xFFFFFFFF
-            return (raw >> 1) ^ -(raw & 1)
-        if kind is Kind.SINT64:
-            return (raw >> 1) ^ -(raw & 1)
-        return raw  # UINT64
-    if wt == I32:
-        if kind is Kind.FLOAT:
-            return _F.unpack(_U32.pack(raw))[0]
-        return _signed32(raw) if kind is Kind.SFIXED32 else raw
-    if wt == I64:
-        if kind is Kind.DOUBLE:
-            return _D.unpack(_U64.pack(raw))[0]
-        return _signed64(raw) if kind is Kind.SFIXED64 else raw
-    start, end = raw
-    return buf[start:end]  # strings and bytes
+    fmt: Any
+    if kind is Kind.STRING:
+
+        def fmt(v: bytes) -> str:
+            return '"' + escape_text(v) + '"'
+
+    elif kind is Kind.BYTES:
+
+        def fmt(v: bytes) -> str:
+            return '"' + escape_bytes(v) + '"'
+
+    elif kind is Kind.BOOL:
+
+        def fmt(v: bool) -> str:
+            return "true" if v else "false"
+
+    elif kind is Kind.ENUM:
+        assert fp.enum is not None
+        name_of = fp.enum.name_of
+
+        def fmt(v: int) -> str:
+            name = name_of.get(v)
+            return str(v) if name is None else name
+
+    elif kind is Kind.FLOAT:
+
+        def fmt(v: float) -> str:
+            return "nan" if v != v else str(shortest_float32(v))
+
+    else:
+        fmt = str  # integers; doubles as Python prints them ('1e+100', 'inf', 'nan')
+    fp.fmt = fmt
+    return fmt
 
 
 def _is_zero(fp: FieldPlan, v: Any) -> bool:
@@ -200,6 +254,9 @@ def _collect(
         tag = buf[pos]
         if tag < 0x80:
             pos += 1
+        elif pos + 1 < end and buf[pos + 1] < 0x80:  # fields 16..2047
+            tag = (tag & 0x7F) | (buf[pos + 1] << 7)
+            pos += 2
         else:
             tag, pos = _varint(buf, pos)
         number = tag >> 3
@@ -272,7 +329,12 @@ def _collect(
                 _set_oneof(fp, values)
                 values.setdefault(number, []).append(raw)
             continue
-        v = _value(fp, wt, raw, buf)
+        v: Any
+        if wt == LEN:
+            v = buf[raw[0] : raw[1]]
+        else:
+            conv = fp.conv
+            v = (conv or _converter(fp))(raw)
         if fp.closed and fp.enum is not None and v not in fp.enum.name_of:
             unknown.append((number, wt, raw))
             continue
@@ -310,7 +372,7 @@ def _packed(
             pos += 8
         if pos > end:
             raise DecodeError("truncated packed field", end)
-        value = _value(fp, wire, v, buf)
+        value = (fp.conv or _converter(fp))(v)
         if fp.closed and fp.enum is not None and value not in fp.enum.name_of:
             unknown.append((fp.number, VARINT, v))
         else:
@@ -447,20 +509,22 @@ class _Printer:
         out = self.out
         end = self.end
         pad = " " * indent
-        fields = plan.index_order if opts.index_order else plan.fields
-        if plan.builder is not None:
-            found = [extension_at(plan, n) for n in values if n not in plan.by_number]
-            if found:
-                extra = [fp for fp in found if fp is not None]
-                key = (lambda f: (f.index, f.number)) if opts.index_order else (lambda f: f.number)
-                fields = sorted([*fields, *extra], key=key)
+        by_number = plan.by_number
+        # the fields that are set, in number order (or declaration order)
+        numbers = sorted(values) if len(values) > 1 else list(values)
+        fields = [by_number.get(n) or extension_at(plan, n) for n in numbers]
+        if opts.index_order:
+            fields.sort(key=lambda f: (f.index, f.number) if f is not None else (0, 0))
+        by_number_text = opts.use_field_number
+        message_colon = ": " if opts.force_colon else " "
+        plain_strings = opts.as_utf8
         for fp in fields:
-            v = values.get(fp.number)
-            if v is None:
+            if fp is None:
                 continue
-            head = pad + (str(fp.number) if opts.use_field_number else fp.name)
+            v = values[fp.number]
+            head = pad + (str(fp.number) if by_number_text else fp.name)
             if fp.message is not None:
-                head += ": " if opts.force_colon else " "
+                head += message_colon
                 if fp.is_map:
                     assert fp.message is not None
                     for key in sorted(v):
@@ -487,9 +551,13 @@ class _Printer:
                     for x in v:
                         out.append(head + self._scalar(fp, x) + end)
                 continue
-            if fp.implicit and _is_zero(fp, v):
+            if fp.implicit and not v and _is_zero(fp, v):
                 continue
-            out.append(head + self._scalar(fp, v) + end)
+            fmt = fp.fmt
+            if fmt is None or (not plain_strings and fp.kind is Kind.STRING):
+                out.append(head + self._scalar(fp, v) + end)
+            else:
+                out.append(head + fmt(v) + end)
         if opts.unknown and got.unknown:
             self._unknown(got.unknown, buf, indent)
 
@@ -532,21 +600,10 @@ class _Printer:
 
     def _scalar(self, fp: FieldPlan, v: Any) -> str:
         kind = fp.kind
-        if kind is Kind.STRING:
-            if self.opts.as_utf8:
-                return '"' + escape_text(v) + '"'
+        if kind is Kind.STRING and not self.opts.as_utf8:
             return '"' + escape_bytes(v) + '"'
-        if kind is Kind.BYTES:
-            return '"' + escape_bytes(v) + '"'
-        if kind is Kind.BOOL:
-            return "true" if v else "false"
-        if kind is Kind.ENUM:
-            assert fp.enum is not None
-            name = fp.enum.name_of.get(v)
-            return str(v) if name is None else name
-        if kind is Kind.FLOAT:
-            return "nan" if v != v else str(shortest_float32(v))
-        return str(v)  # integers; doubles as Python prints them ('1e+100', 'inf', 'nan')
+        fmt = fp.fmt
+        return str((fmt or _formatter(fp))(v))
 
     def _any(self, values: dict[int, Any], buf: bytes, indent: int) -> bool:
         """An ``Any`` whose type is known printed as ``[type_url] { ... }``."""
