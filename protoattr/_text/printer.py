@@ -361,22 +361,39 @@ def _packed(
     pos, end = raw
     out = values.setdefault(fp.number, [])
     wire = fp.wire
-    while pos < end:
-        if wire == VARINT:
-            v, pos = _varint(buf, pos)
-        elif wire == I32:
-            v = _U32.unpack_from(buf, pos)[0]
-            pos += 4
-        else:
-            v = _U64.unpack_from(buf, pos)[0]
-            pos += 8
-        if pos > end:
+    conv = fp.conv or _converter(fp)
+    check = fp.enum.name_of if fp.closed and fp.enum is not None else None
+    if wire == VARINT:
+        raws: list[int] = []
+        while pos < end:
+            b = buf[pos]
+            if b < 0x80:
+                raws.append(b)
+                pos += 1
+            else:
+                v, pos = _varint(buf, pos)
+                raws.append(v)
+    elif wire == I32:
+        if (end - pos) % 4:
             raise DecodeError("truncated packed field", end)
-        value = (fp.conv or _converter(fp))(v)
-        if fp.closed and fp.enum is not None and value not in fp.enum.name_of:
-            unknown.append((fp.number, VARINT, v))
-        else:
-            out.append(value)
+        raws = list(struct.unpack_from(f"<{(end - pos) // 4}I", buf, pos))
+        pos = end
+    else:
+        if (end - pos) % 8:
+            raise DecodeError("truncated packed field", end)
+        raws = list(struct.unpack_from(f"<{(end - pos) // 8}Q", buf, pos))
+        pos = end
+    if pos > end:
+        raise DecodeError("truncated packed field", end)
+    if check is None:
+        out += [conv(v) for v in raws]
+    else:
+        for v in raws:
+            value = conv(v)
+            if value in check:
+                out.append(value)
+            else:
+                unknown.append((fp.number, VARINT, v))
     if not out:
         del values[fp.number]
 
@@ -545,11 +562,15 @@ class _Printer:
             if fp.repeated:
                 if opts.short and fp.kind is not Kind.STRING and fp.kind is not Kind.BYTES:
                     out.append(head[:-1] + " [")
-                    out.append(", ".join([self._scalar(fp, x) for x in v]))
+                    fmt = fp.fmt or _formatter(fp)
+                    out.append(", ".join([fmt(x) for x in v]))
                     out.append("]" + end)
                 else:
-                    for x in v:
-                        out.append(head + self._scalar(fp, x) + end)
+                    fmt = fp.fmt
+                    if fmt is None or (not plain_strings and fp.kind is Kind.STRING):
+                        out += [head + self._scalar(fp, x) + end for x in v]
+                    else:
+                        out += [head + fmt(x) + end for x in v]
                 continue
             if fp.implicit and not v and _is_zero(fp, v):
                 continue
