@@ -405,7 +405,8 @@ def _map_entry(
     entry = _Values()
     _collect(fp.message, buf, raw[0], raw[1], entry)
     if entry.unknown:  # upb keeps an entry it cannot hold whole (an unknown field, a closed
-        unknown.append((fp.number, LEN, raw))  # enum's unknown number) as an unknown field
+        # enum's unknown number) as an unknown field: the entry as upb re-encodes it
+        unknown.append((fp.number, LEN, _entry_bytes(fp, buf, raw, entry)))
         return
     key = entry.values.get(1)
     if key is None:
@@ -419,6 +420,53 @@ def _map_entry(
     elif value is None:
         value = _zero(vp)
     values.setdefault(fp.number, {})[key] = value
+
+
+def _entry_bytes(fp: FieldPlan, buf: bytes, raw: tuple[int, int], entry: _Values) -> bytes:
+    """A map entry re-encoded as upb does: its key and value, then its unknown fields."""
+    from .parser import _tag as tag_of
+    from .parser import _varint as put_varint
+    from .parser import _write
+
+    assert fp.key is not None and fp.value is not None
+    kp, vp = fp.key, fp.value
+    out = bytearray()
+    key = entry.values.get(1)
+    if key is not None and not (kp.implicit and not key and _is_zero(kp, key)):
+        _write(out, kp, key)
+    value = entry.values.get(2)
+    if value is not None:
+        if vp.message is not None:
+            body = b"".join(buf[s:e] for s, e in value)
+            out += tag_of(2, LEN)
+            put_varint(out, len(body))
+            out += body
+        elif not (vp.implicit and not value and _is_zero(vp, value)):
+            _write(out, vp, value)
+    pos, end = raw
+    while pos < end:  # the entry's other fields, as they came
+        start = pos
+        tag, pos = _varint(buf, pos)
+        number, wt = tag >> 3, tag & 7
+        if wt == VARINT:
+            v, pos = _varint(buf, pos)
+        elif wt == I64:
+            pos += 8
+        elif wt == I32:
+            pos += 4
+        elif wt == LEN:
+            size, pos = _varint(buf, pos)
+            pos += size
+        else:  # a group
+            _, pos = _unknown_set(buf, pos, end, 1, number)
+        part = kp if number == 1 else vp if number == 2 else None
+        if part is not None and wt == part.wire:
+            if not (wt == VARINT and part.closed and part.enum is not None):
+                continue  # the key or value, written above
+            if (part.conv or _converter(part))(v) in part.enum.name_of:
+                continue
+        out += buf[start:pos]
+    return bytes(out)
 
 
 def _zero(fp: FieldPlan) -> Any:
@@ -662,8 +710,8 @@ class _Printer:
             if wt == SGROUP:
                 self._unknown_nested(data, buf, indent)
             elif wt == LEN:
-                start, end = data
-                body = buf[start:end]  # read on its own, as the Python decoder reads it
+                # read on its own, as the Python decoder reads it
+                body = data if isinstance(data, bytes) else buf[data[0] : data[1]]
                 try:
                     nested, pos = _unknown_set(body, 0, len(body), 0, 0)
                 except (DecodeError, IndexError, struct.error):
