@@ -399,3 +399,12 @@ def test_model_methods_and_round_trip_of_datetimes() -> None:
     text = model.to_text(obj)
     assert "optional_timestamp {\n  seconds: 1704164645\n  nanos: 6000\n}\n" in text
     assert model.from_text(alltypes.TestAllTypesProto3, text) == obj
+
+
+def test_deep_nesting_is_a_decode_error_not_a_recursion_error() -> None:
+    cls = alltypes.TestAllTypesProto3
+    ok = "recursive_message { " * 100 + "}" * 100
+    assert pa.to_text(pa.from_text(cls, ok)).count("recursive_message {") == 100
+    for n in (101, 5000):
+        with pytest.raises(pa.DecodeError, match="max_depth"):
+            pa.from_text(cls, "recursive_message { " * n + "}" * n)

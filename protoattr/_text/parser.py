@@ -212,6 +212,7 @@ class _Parser:
         self.allow_field_number = allow_field_number
         self.allow_unknown_field = allow_unknown_field
         self.max_depth = max_depth
+        self.model_depth = int(getattr(model, "max_depth", 100)) + 1
         self.depth = 0
 
     # -- tokens ------------------------------------------------------------
@@ -345,6 +346,10 @@ class _Parser:
         self.depth += 1
         if self.max_depth is not None and self.depth > self.max_depth:
             raise self.error(f"Message too deep. Max recursion depth is {self.max_depth}")
+        if self.depth > self.model_depth:  # what deserialize would refuse anyway
+            raise self.error(
+                f"nesting deeper than the model's max_depth ({self.model_depth - 1} levels)"
+            )
 
     def body(self, plan: MessagePlan, end_token: str) -> bytearray:
         self._enter()
