@@ -408,3 +408,14 @@ def test_deep_nesting_is_a_decode_error_not_a_recursion_error() -> None:
     for n in (101, 5000):
         with pytest.raises(pa.DecodeError, match="max_depth"):
             pa.from_text(cls, "recursive_message { " * n + "}" * n)
+
+
+def test_anys_nested_past_max_depth_are_a_decode_error() -> None:
+    inner = pa.Any.pack(wkt.Order(id=1))
+    for _ in range(150):
+        inner = pa.Any.pack(wkt.Everything(any=inner))
+    obj = wkt.Everything(any=inner)
+    with pytest.raises(pa.DecodeError, match="max_depth"):
+        pa.to_text(obj)
+    shallow = wkt.Everything(any=pa.Any.pack(wkt.Everything(any=pa.Any.pack(wkt.Order(id=1)))))
+    assert pa.to_text(shallow).count("[type.googleapis.com/") == 2

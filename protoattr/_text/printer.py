@@ -560,6 +560,8 @@ class _Printer:
         self.out: list[str] = []
         self.end = " " if opts.as_one_line else "\n"
         self.open, self.close = ("<", ">") if opts.pointy else ("{", "}")
+        self.depth = 0  # how many Any payloads this one is inside
+        self.max_depth = int(getattr(model, "max_depth", 100))
 
     def message(
         self, plan: MessagePlan, buf: bytes, chunks: list[tuple[int, int]], indent: int
@@ -696,6 +698,9 @@ class _Printer:
         # the payload is printed from its own bytes (a message of its own)
         sub = _Printer(self.model, self.opts)
         sub.open, sub.close = self.open, self.close
+        sub.depth = self.depth + 1  # an Any in an Any...: bounded like any nesting
+        if sub.depth > self.max_depth:
+            raise DecodeError(f"Any nested deeper than the model's max_depth ({self.max_depth})")
         sub._nested(plan, data, [(0, len(data))], indent)
         self.out.extend(sub.out)
         self.out.append(self.end)
