@@ -385,6 +385,8 @@ def test_parse_options() -> None:
     pa.from_text(cls, deep, max_recursion_depth=4)
     with pytest.raises(pa.DecodeError, match="Message too deep"):
         pa.from_text(cls, deep, max_recursion_depth=3)
+    with pytest.raises(pa.DecodeError, match="1:1 : Couldn't parse integer"):
+        pa.from_text(cls, "²: 1", allow_field_number=True)  # a digit int() cannot read
     assert pa.from_text(cls, b"optional_string: '\xc3\xa9'").optional_string == "é"
     with pytest.raises(pa.DecodeError, match="UTF-8"):
         pa.from_text(cls, b"optional_string: '\xff'")

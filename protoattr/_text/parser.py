@@ -380,7 +380,10 @@ class _Parser:
         else:
             name = self.identifier_or_number()
             if self.allow_field_number and name.isdigit():
-                fp = plan.by_number.get(int(name))
+                try:
+                    fp = plan.by_number.get(int(name))
+                except ValueError:  # a digit int() does not read ("²")
+                    raise self.error_before(f"Couldn't parse integer: {name}") from None
             else:
                 fp = plan.by_name.get(name)
                 if fp is None:
