@@ -173,8 +173,6 @@ class TypeModel(CodecModel):
         force_colon: bool = False,
     ) -> str:
         """``obj`` in protobuf's text format: what ``text_format.MessageToString`` prints."""
-        from ._text import api as _text
-
         flags = (
             as_utf8,
             as_one_line,
@@ -185,7 +183,8 @@ class TypeModel(CodecModel):
             print_unknown_fields,
             force_colon,
         )
-        return _text.to_text(self, obj, flags, indent)
+        text: str = _text_api().to_text(self, obj, flags, indent)
+        return text
 
     @overload
     def from_text(
@@ -254,6 +253,20 @@ class TypeModel(CodecModel):
         from ._schema import runtime as _runtime
 
         return _runtime.load_schema(self, source, include)
+
+
+_TEXT_API: Any = None
+
+
+def _text_api() -> Any:
+    """``protoattr._text.api``, imported on first use (and then without an import statement
+    per call: printing small messages is a few microseconds)."""
+    global _TEXT_API
+    if _TEXT_API is None:
+        from ._text import api
+
+        _TEXT_API = api
+    return _TEXT_API
 
 
 default_model = TypeModel()

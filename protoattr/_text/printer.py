@@ -341,7 +341,7 @@ def _collect(
         if fp.repeated:
             values.setdefault(number, []).append(v)
         else:
-            if fp.oneof is not None:
+            if fp.oneof is not None and values:
                 _set_oneof(fp, values)
             values[number] = v
     if group:
