@@ -94,3 +94,15 @@ def test_custom_options_are_read_from_protocs_descriptors(tmp_path: Path) -> Non
     assert unit.get(measured.field[0].options) == "cm"
     assert levels.get(measured.options) == [1, 2]
     assert pa.to_dict(measured.field[0].options) == {"[genext.custom.unit]": "cm"}
+
+
+def test_message_set_extensions_are_named_not_declared(tmp_path: Path) -> None:
+    path = tmp_path / "mset.proto"
+    path.write_text(
+        'syntax = "proto2";\npackage genext.mset;\n'
+        "message Set { option message_set_wire_format = true; extensions 4 to max; }\n"
+        "message Item { optional int32 x = 1; extend Set { optional Item item = 5; } }\n"
+    )
+    types = pa.load_schema(str(path), include=[str(tmp_path)])
+    assert "genext.mset.Set" in types
+    assert pa.default_model.find_extension("genext.mset.Item.item") is None

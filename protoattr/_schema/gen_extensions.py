@@ -96,6 +96,13 @@ def render(writer: Writer, exts: list[Declared]) -> str:
     for ext in exts:
         f = ext.field
         extendee = writer.index.types[f.extendee or ""]
+        options = extendee.message.options if extendee.message is not None else None
+        if options is not None and options.message_set_wire_format:
+            lines.append(
+                f"# {ext.full_name}: an extension of a MessageSet ({extendee.py_name}), whose "
+                "wire format protoattr does not write: not declared"
+            )
+            continue
         value = writer._value_type(f)
         repeated = f.label == d.FieldLabel.LABEL_REPEATED
         args = [extendee.py_name, str(f.number or 0), f"list[{value}]" if repeated else value]
