@@ -47,15 +47,23 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from .._model import codecs as _codecs
 from . import descriptor as d
-from .gen_descriptors import GenError, Index
-from .gen_render import Writer
+from .gen_descriptors import GenError
+from .gen_render import generate_modules, generate_source
 
-__all__ = ["GenError", "descriptor_set", "generate", "generate_source", "well_known_include"]
+__all__ = [
+    "GenError",
+    "descriptor_set",
+    "generate",
+    "generate_files",
+    "generate_modules",
+    "generate_source",
+    "well_known_include",
+]
 
 
 # -- running protoc ----------------------------------------------------------------
@@ -108,7 +116,29 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
 def generate(
     files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, command: str = ""
 ) -> str:
-    """Python source declaring contracts for the messages and enums of ``files``."""
+    """Python source of one module declaring contracts for the messages and enums of
+    ``files`` (and copies of what they use from the files they import)."""
+    fds, targets = _read(files, include)
+    return generate_source(fds, targets, command=command)
+
+
+def generate_files(
+    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = ()
+) -> dict[str, str]:
+    """One module per ``.proto`` file, for ``files`` and the files they import (but the
+    well-known ones protoattr declares): ``{"shop/v1/order_pa.py": source, ...}``.
+
+    Each module depends on its own file only (no command line in it), so runs that
+    generate a shared file into one tree write the same module.
+    """
+    fds, targets = _read(files, include)
+    return generate_modules(fds, targets)
+
+
+def _read(
+    files: Sequence[str | os.PathLike[str]], include: Sequence[str]
+) -> tuple[d.FileDescriptorSet, list[str]]:
+    """protoc's descriptor set of ``files``, decoded, and the names it gives them."""
     data = descriptor_set(files, include)
     fds = _codecs.default().deserialize(d.FileDescriptorSet, data)
     targets = [_virtual_name(Path(f), [Path(p) for p in include]) for f in files]
@@ -116,7 +146,7 @@ def generate(
     chosen = [t for t in targets if t in known]
     if len(chosen) != len(targets):  # protoc mapped a path some other way: take the last ones
         chosen = [fd.name or "" for fd in fds.file[-len(targets) :]]
-    return generate_source(fds, chosen, command=command)
+    return fds, chosen
 
 
 def _virtual_name(path: Path, include: list[Path]) -> str:
@@ -131,11 +161,3 @@ def _virtual_name(path: Path, include: list[Path]) -> str:
             except ValueError:
                 continue
     return path.as_posix()
-
-
-# -- writing Python ------------------------------------------------------------------------
-
-
-def generate_source(fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "") -> str:
-    """Python source for the types declared in the files named ``targets`` (and what they use)."""
-    return Writer(Index(fds), list(targets), command).run()
