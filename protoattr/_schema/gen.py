@@ -9,7 +9,10 @@ How protobuf declarations become Python:
 
 - scalars: ``double`` -> ``float``, ``int64`` -> ``int``, ``float`` -> ``pa.float32``,
   the other integer kinds -> ``pa.int32``, ``pa.sint64``, ...; ``string`` -> ``str``;
-- ``google.protobuf.Timestamp`` / ``Duration`` -> ``datetime`` / ``timedelta``; the other
+- ``google.protobuf.Timestamp`` / ``Duration`` -> ``pa.Timestamp`` / ``pa.Duration``, exact to
+  the nanosecond over the whole range (``time="datetime"``, ``--time datetime``: ``datetime``
+  / ``timedelta``, which cut nanoseconds: generated code often relays other programs'
+  messages, and must not change them by default); the other
   well-known types -> protoattr's own: ``pa.Any``, ``pa.Struct``, ``pa.JsonValue``,
   ``pa.ListValue``, ``pa.NullValue``, ``pa.FieldMask``, ``pa.Empty`` and
   ``pa.wrappers.Int32Value`` & co. (already ``None`` when absent), so they are not
@@ -114,16 +117,25 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
 
 
 def generate(
-    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, command: str = ""
+    files: Sequence[str | os.PathLike[str]],
+    include: Sequence[str] = (),
+    *,
+    command: str = "",
+    time: str = "exact",
 ) -> str:
     """Python source of one module declaring contracts for the messages and enums of
-    ``files`` (and copies of what they use from the files they import)."""
+    ``files`` (and copies of what they use from the files they import).
+
+    ``time="exact"`` (the default) declares Timestamp and Duration fields as
+    ``pa.Timestamp``/``pa.Duration``, which keep every value; ``"datetime"`` as
+    ``datetime``/``timedelta``, which cut nanoseconds and refuse years outside 1..9999.
+    """
     fds, targets = _read(files, include)
-    return generate_source(fds, targets, command=command)
+    return generate_source(fds, targets, command=command, time=time)
 
 
 def generate_files(
-    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = ()
+    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, time: str = "exact"
 ) -> dict[str, str]:
     """One module per ``.proto`` file, for ``files`` and the files they import (but the
     well-known ones protoattr declares): ``{"shop/v1/order_pa.py": source, ...}``.
@@ -132,7 +144,7 @@ def generate_files(
     generate a shared file into one tree write the same module.
     """
     fds, targets = _read(files, include)
-    return generate_modules(fds, targets)
+    return generate_modules(fds, targets, time=time)
 
 
 def _read(

@@ -70,10 +70,11 @@ _WRAPPER_NAMES = (
     "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
     "BoolValue", "StringValue", "BytesValue",
 )  # fmt: skip
-#: well-known types and what fields of them are declared as (never generated again)
+#: well-known types and what fields of them are declared as (never generated again).
+#: Timestamp and Duration are exact by default (``TIMES``: how ``time=`` changes that).
 _WELL_KNOWN = {
-    ".google.protobuf.Timestamp": "datetime",
-    ".google.protobuf.Duration": "timedelta",
+    ".google.protobuf.Timestamp": "pa.Timestamp",
+    ".google.protobuf.Duration": "pa.Duration",
     ".google.protobuf.Any": "pa.Any",
     ".google.protobuf.Struct": "pa.Struct",
     ".google.protobuf.Value": "pa.JsonValue",
@@ -82,6 +83,15 @@ _WELL_KNOWN = {
     ".google.protobuf.FieldMask": "pa.FieldMask",
     ".google.protobuf.Empty": "pa.Empty",
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
+}
+#: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
+#: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``
+TIMES = {
+    "exact": {},
+    "datetime": {
+        ".google.protobuf.Timestamp": "datetime",
+        ".google.protobuf.Duration": "timedelta",
+    },
 }
 #: well-known types protoattr has a contract class for: what an RPC of them sends
 _RPC_WELL_KNOWN = {
@@ -102,20 +112,22 @@ _LAZY = "\0lazy:"  # marks an enum default a class body cannot name yet (see _en
 # -- writing Python ------------------------------------------------------------------------
 
 
-def generate_source(fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "") -> str:
+def generate_source(
+    fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "", time: str = "exact"
+) -> str:
     """Python source for the types declared in the files named ``targets`` (and what they use):
-    one module that declares them all."""
-    return Writer(Index(fds), list(targets), command).run()
+    one module that declares them all.  ``time``: see :data:`TIMES`."""
+    return Writer(Index(fds), list(targets), command, time=time).run()
 
 
 def generate_modules(
-    fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = ""
+    fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "", time: str = "exact"
 ) -> dict[str, str]:
     """One module per file for ``targets`` and the files they import: ``{path: source}``,
     laid out by :class:`~protoattr._schema.gen_layout.Layout`."""
     index = Index(fds)
     layout = Layout(index, targets)
-    writers = [Writer(index, [name], command, layout) for name in layout.files]
+    writers = [Writer(index, [name], command, layout, time=time) for name in layout.files]
     for w in writers:  # every module names its classes before any refers to another's
         w.prepare()
     return {layout.path(w.targets[0]): w.render() for w in writers}
@@ -144,8 +156,17 @@ class Writer:
     they use; with one, this file's types only, importing other files' modules."""
 
     def __init__(
-        self, index: Index, targets: list[str], command: str, layout: Layout | None = None
+        self,
+        index: Index,
+        targets: list[str],
+        command: str,
+        layout: Layout | None = None,
+        *,
+        time: str = "exact",
     ) -> None:
+        if time not in TIMES:
+            raise GenError(f"time must be one of {', '.join(map(repr, TIMES))}, not {time!r}")
+        self.well_known = _WELL_KNOWN | TIMES[time]
         self.index = index
         self.targets = targets
         self.command = command
@@ -344,9 +365,9 @@ class Writer:
         or protoattr's (a well-known enum: ``pa.NullValue``)."""
         if t.full_name in self.chosen:
             return t.py_name
-        if t.full_name in _WELL_KNOWN:
+        if t.full_name in self.well_known:
             self.uses.add("pa")
-            return _WELL_KNOWN[t.full_name]
+            return self.well_known[t.full_name]
         if self.layout is None:
             raise GenError(f"type {t.full_name} was not generated")
         file_name = t.file.name or ""
@@ -590,8 +611,9 @@ class Writer:
         if not f.type_name:
             raise GenError(f"field {f.name} has neither a scalar type nor a type name")
         ref = self.chosen.get(f.type_name)
-        if ref is None and f.type_name in _WELL_KNOWN and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
-            py = _WELL_KNOWN[f.type_name]
+        known = self.well_known
+        if ref is None and f.type_name in known and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
+            py = known[f.type_name]
             self.uses.add("pa" if py.startswith("pa.") else py)
             return py
         if ref is None:
