@@ -105,7 +105,11 @@ def render(writer: Writer, exts: list[Declared]) -> str:
             continue
         value = writer._value_type(f)
         repeated = f.label == d.FieldLabel.LABEL_REPEATED
-        args = [extendee.py_name, str(f.number or 0), f"list[{value}]" if repeated else value]
+        # with --out-dir, an extendee of another file is imported from its module
+        target = (
+            extendee.py_name if extendee.full_name in writer.chosen else writer._py_ref(extendee)
+        )
+        args = [target, str(f.number or 0), f"list[{value}]" if repeated else value]
         args.append(f"name={str_literal(ext.full_name)}")
         syntax_of: Any = ext.scope_type or _FileScope(ext.file)
         if repeated:

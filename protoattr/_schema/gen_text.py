@@ -46,6 +46,9 @@ def field_lines(f: Field, pad: str = "    ") -> list[str]:
         # split where ruff format would: around the value, else around the annotation
         if len(f"{pad}{f.name}: {f.annotation} = (") <= WIDTH and len(f"{pad}    {call}") <= WIDTH:
             return [f"{pad}{f.name}: {f.annotation} = (", f"{pad}    {call}", f"{pad})"]
+        head, bracket, inner = f.annotation.partition("[")
+        if bracket and f.annotation.endswith("]"):  # ruff splits the subscript first
+            return [f"{pad}{f.name}: {head}[", f"{pad}    {inner[:-1]}", f"{pad}] = {call}"]
         return [f"{pad}{f.name}: (", f"{pad}    {f.annotation}", f"{pad}) = {call}"]
     return wrap_call(f"{f.name}: {f.annotation} = {call}", pad)
 
@@ -188,7 +191,21 @@ def _clean(text: str) -> list[str]:
 
 # Characters ruff flags as ambiguous in comments and docstrings (RUF002/RUF003).
 _AMBIGUOUS = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",  # minus sign (google/type/quaternion.proto)
+        "\u00a0": " ",
+        "\u00d7": "x",
+    }
 )
 
 
@@ -227,8 +244,10 @@ def docstring_lines(loc: d.Location | None, indent: str) -> list[str]:
         if line.endswith('"'):
             line += " "
         return [f'{indent}"""{line}"""']
-    body = [f"{indent}{x}" if x else "" for x in lines]
-    return [f'{indent}"""{lines[0]}', *body[1:], f'{indent}"""']
+    # ruff format re-indents a docstring's later lines by their common indentation
+    rest = textwrap.dedent("\n".join(lines[1:])).split("\n")
+    body = [f"{indent}{x}" if x else "" for x in rest]
+    return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
 
 
 def comment_lines(loc: d.Location | None, indent: str) -> list[str]:

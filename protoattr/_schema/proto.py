@@ -103,12 +103,12 @@ def schema(
     (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     roots = _export_roots(cls, syntax, package, "schema() needs at least one contract class")
-    from .services import render_services, split_services
+    from .services import split_services
 
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
     exporter.services = services
-    return exporter.run(roots) + render_services(exporter, services)
+    return exporter.run(roots)
 
 
 def schema_files(
@@ -129,7 +129,12 @@ def schema_files(
     ``.proto`` imports cannot be circular.
     """
     roots = _export_roots(cls, syntax, package, "schema_files() needs at least one contract class")
-    return _Exporter(model, syntax, package).run_files(roots)
+    from .services import split_services
+
+    roots, services, _ = split_services(model, roots, package, one_package=False)
+    exporter = _Exporter(model, syntax, package)
+    exporter.services = services
+    return exporter.run_files(roots)
 
 
 def _export_roots(
@@ -259,7 +264,22 @@ class _Exporter:
 
     def run_files(self, roots: list[type]) -> dict[str, str]:
         self.discover(roots)
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in self.assign_homes():
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        self.check_acyclic(uses)
+        return files
+
+    def assign_homes(self) -> list[str | None]:
+        """Give every message and enum the package of the file that declares it; the
+        packages, in the order they were reached (services' packages included)."""
         default = self.package
+        if default is None and self.services:  # unpackaged contracts join the services
+            default = self.services[0].package or None
         for cls, message in self.messages.items():  # in the order they were reached
             if message.info.package is not None or default is not None:
                 self.home[cls] = message.info.package or default
@@ -282,13 +302,13 @@ class _Exporter:
             while (parent := self._parent(outer)) is not None:
                 outer = parent
             self.home[cls] = self.home[outer]
-        files: dict[str, str] = {}
-        uses: dict[str, set[str]] = {}
-        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
-            self.package = pkg
-            self.file_imports = set()
-            files[file_of(pkg)] = self._render()
-            uses[file_of(pkg)] = set(self.file_imports)
+        packages = [self.home[c] for c in self.messages if self.messages[c].as_message]
+        packages += [s.package or None for s in self.services]
+        return list(dict.fromkeys(packages))
+
+    @staticmethod
+    def check_acyclic(uses: dict[str, set[str]]) -> None:
+        """Refuse files that import each other (``uses``: file -> the files it imports)."""
         for a, imported in uses.items():
             for b in imported:
                 if a in uses.get(b, set()):
@@ -296,7 +316,6 @@ class _Exporter:
                         f"the packages of {a} and {b} refer to each other, which .proto "
                         "imports cannot: move the contracts that do into one package"
                     )
-        return files
 
     def _reaches(self, cls: type) -> set[type]:
         """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
@@ -453,6 +472,13 @@ class _Exporter:
                 body += self._enum(enum_cls)
                 body.append("")
         body += _schemaext.extend_blocks(self)
+        services = [
+            s for s in self.services if not self.home or (s.package or None) == self.package
+        ]
+        if services:
+            from .services import render_services
+
+            body.append(render_services(self, services).strip("\n"))
         out: list[str] = []
         if self.syntax == "editions":
             out.append('edition = "2023";')
