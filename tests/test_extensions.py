@@ -20,7 +20,7 @@ import protoattr as pa
 from protoattr import field, proto_contract
 from tests.ext_schema import EXTENSIONS, Base, Sub, from_upb_value, named, pb, set_upb
 
-SETTINGS = settings(derandomize=True, max_examples=40)
+SETTINGS = settings(derandomize=True, max_examples=30)
 IDS = [ext.full_name.rpartition(".")[2] for ext, *_ in EXTENSIONS]
 
 
