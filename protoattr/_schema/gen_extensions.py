@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import descriptor as d
-from .gen_descriptors import GenError, Type
+from .gen_descriptors import DELIMITED, GenError, Type
 from .gen_text import safe_name, str_literal
 
 if TYPE_CHECKING:
@@ -112,10 +112,10 @@ def render(writer: Writer, exts: list[Declared]) -> str:
         args = [target, str(f.number or 0), f"list[{value}]" if repeated else value]
         args.append(f"name={str_literal(ext.full_name)}")
         syntax_of: Any = ext.scope_type or _FileScope(ext.file)
+        features = syntax_of.features
+        if syntax_of.syntax == "editions" and f.options is not None:
+            features = features.merged(f.options.features)
         if repeated:
-            features = syntax_of.features
-            if f.options is not None and f.options.features is not None:
-                features = features.merged(f.options.features)
             if f.type in _PACKABLE and writer._packed(syntax_of, f, features):
                 args.append("packed=True")
         else:
@@ -123,7 +123,8 @@ def render(writer: Writer, exts: list[Declared]) -> str:
             default = writer._default(f, ref)
             if default is not None:
                 args.append(f"default={default}")
-        if f.type == d.FieldType.TYPE_GROUP:
+        delimited = f.type == d.FieldType.TYPE_MESSAGE and features.message_encoding == DELIMITED
+        if f.type == d.FieldType.TYPE_GROUP or (syntax_of.syntax == "editions" and delimited):
             args.append("group=True")
         name = safe_name(f.name or f"extension_{f.number}", taken, builtin=True)
         taken.add(name)
