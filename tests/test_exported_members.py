@@ -25,6 +25,7 @@ EXPECTED = {
     "__version__",
     "add_subtype",
     "add_surrogate",
+    "bcl",
     "closed_enum",
     "deep_clone",
     "default_model",

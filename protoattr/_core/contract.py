@@ -25,6 +25,7 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
+from . import bcl as _bcl
 from . import convert as _convert
 from . import names as _names
 from . import registry
@@ -70,6 +71,8 @@ class ValueType:
     encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
     decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
     zero: Any = None  # the domain zero (the default of a singular field without one)
+    #: BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
+    with_kind: bool = False
 
     @property
     def is_message(self) -> bool:
@@ -119,6 +122,8 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
+    compatibility_level: int | None = None
 
 
 @dataclasses.dataclass
@@ -226,6 +231,7 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    compatibility_level: int | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -233,7 +239,10 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
-    makes the contract's full name ``package.Name``.
+    makes the contract's full name ``package.Name``.  ``compatibility_level`` is
+    protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
+    fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
+    300: none), and wins over the model's.
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -242,6 +251,7 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        compatibility_level=compatibility_level,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -670,6 +680,9 @@ def _check_options(qual: str, options: ContractOptions) -> None:
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
             )
+    level = options.compatibility_level
+    if level is not None and level not in _bcl.LEVELS:
+        raise ContractError(f"{qual}: compatibility_level must be 200, 240 or 300, not {level!r}")
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
         raise ContractError(
@@ -782,6 +795,8 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if options.compatibility_level is not None:
+        value = at_level(value, options.compatibility_level)
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
@@ -836,6 +851,9 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     marker = _marker(metadata)
     if marker is not None:
         return marker.value_type()
+    forms = [m for m in metadata if isinstance(m, _bcl.Form)]
+    if forms:
+        return _bcl_type(where, bare, forms[-1])
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]
@@ -879,6 +897,34 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if origin is not None and (origin in _SEQUENCE_ORIGINS or origin in _MAP_ORIGINS):
         raise ContractError(f"{where}: nested collections ({bare!r}) are not supported")
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
+
+
+_BCL_FORMS: dict[_bcl.Form, tuple[Kind, type]] = {
+    _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
+    _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
+    _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
+    _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
+    _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
+}
+
+
+def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
+    kind, expected = _BCL_FORMS[form]
+    if bare is not expected:
+        raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")
+    return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
+
+
+def at_level(value: ValueType, level: int) -> ValueType:
+    """``value`` as protobuf-net's compatibility ``level`` writes a plain annotation of it:
+    at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
+    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid."""
+    kind = value.kind
+    if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
+        return ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
+    if level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID):
+        return ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+    return value
 
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
@@ -934,6 +980,10 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.BYTES: b"",
     Kind.TIMESTAMP: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
     Kind.DURATION: datetime.timedelta(0),
+    Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
+    Kind.BCL_TIMESPAN: datetime.timedelta(0),
+    Kind.BCL_DECIMAL: decimal.Decimal(0),
+    Kind.BCL_GUID: uuid.UUID(int=0),
 }
 del _ZEROS[Kind.ENUM]
 
@@ -1002,6 +1052,10 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.BYTES: bytes,
     Kind.TIMESTAMP: datetime.datetime,
     Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
+    Kind.BCL_DECIMAL: decimal.Decimal,
+    Kind.BCL_GUID: uuid.UUID,
 }
 
 

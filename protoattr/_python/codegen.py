@@ -26,6 +26,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from .._core import bcl as _bcl
 from .._core import wire as _wire
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import DecodeError, EncodeError
@@ -52,6 +53,15 @@ _UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values
 _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 #: kinds whose second occurrence merges into the first (messages, well-known or not)
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+#: singular kinds written whenever not None (a bcl.DateTime even at DateTime.MinValue)
+_WRITTEN_UNLESS_NONE = _MERGED_KINDS | {Kind.BCL_DATETIME}
+#: the bcl.proto kinds: value -> body, and (buf, pos, end, depth, max_depth, where) -> value
+_BCL_CODECS: dict[Kind, tuple[Any, Any]] = {
+    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime),
+    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan),
+    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal),
+    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid),
+}
 
 
 def wire_type(kind: Kind) -> int:
@@ -316,7 +326,7 @@ class _Generator:
                 src.dedent()
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
             return
-        if f.label is Label.OPTIONAL or kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+        if f.label is Label.OPTIONAL or kind in _WRITTEN_UNLESS_NONE:
             src("if v is not None:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
@@ -525,6 +535,11 @@ class _Generator:
         if kind is Kind.DURATION:
             self.ns["_enc_dur"] = _runtime.encode_duration
             src(f"b = _enc_dur({var})")
+            self._write_len(src, buf, tag, "b")
+            return
+        if kind in _BCL_CODECS:
+            encode = _bcl.encode_datetime_kind if vt.with_kind else _BCL_CODECS[kind][0]
+            src(f"b = {self.const(encode, 'enc_bcl')}({var})")
             self._write_len(src, buf, tag, "b")
             return
         raise AssertionError(kind)
@@ -972,6 +987,13 @@ class _Generator:
                 store.format(
                     f"_dec_ts(buf, pos, e, {merge}, depth + 1, {self.ctx.max_depth}, "
                     f"{self._where!r})"
+                )
+            )
+        elif kind in _BCL_CODECS:
+            decode = self.const(_BCL_CODECS[kind][1], "dec_bcl")
+            lines.append(
+                store.format(
+                    f"{decode}(buf, pos, e, depth + 1, {self.ctx.max_depth}, {self._where!r})"
                 )
             )
         elif kind is Kind.DURATION:

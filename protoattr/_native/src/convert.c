@@ -20,6 +20,36 @@ static PyObject *opt(PyObject *o) {
     return o;
 }
 
+/* uuid.UUID's class and slots in v->conv_aux (UUIDs as strings or bytes, bcl.Guid):
+ * (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID, its `int` and `is_safe`
+ * member descriptors or None) */
+int convert_uuid_setup(ValueSpec *v) {
+    PyObject *mod = PyImport_ImportModule("uuid");
+    PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
+    PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
+    PyObject *cls = mod ? PyObject_GetAttrString(mod, "UUID") : NULL;
+    if (unknown != NULL && cls != NULL && PyType_Check(cls)) {
+        /* UUID's slots: object.__setattr__ finds these member descriptors first */
+        PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
+        PyObject *d_int = dict ? PyDict_GetItemString(dict, "int") : NULL;
+        PyObject *d_safe = dict ? PyDict_GetItemString(dict, "is_safe") : NULL;
+        if (d_int == NULL || !Py_IS_TYPE(d_int, &PyMemberDescr_Type) || d_safe == NULL
+            || !Py_IS_TYPE(d_safe, &PyMemberDescr_Type)) {
+            d_int = d_safe = Py_None;  /* another layout: set by name */
+        }
+        v->conv_aux = Py_BuildValue("((s)ssOOOO)", "bytes", "int", "is_safe", unknown, cls,
+                                    d_int, d_safe);
+    }
+    Py_XDECREF(mod);
+    Py_XDECREF(safe);
+    Py_XDECREF(unknown);
+    Py_XDECREF(cls);
+    if (v->conv_aux == NULL) {
+        return -1;
+    }
+    return 0;
+}
+
 int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
     long conv = PyLong_AsLong(PyTuple_GET_ITEM(spec, at));
     if (conv == -1 && PyErr_Occurred()) {
@@ -46,31 +76,7 @@ int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
         return -1;
     }
     if (v->conv == CONV_UUID_STR || v->conv == CONV_UUID_BYTES) {
-        /* (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID, its `int` and
-         *  `is_safe` member descriptors or None) */
-        PyObject *mod = PyImport_ImportModule("uuid");
-        PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
-        PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
-        PyObject *cls = mod ? PyObject_GetAttrString(mod, "UUID") : NULL;
-        if (unknown != NULL && cls != NULL && PyType_Check(cls)) {
-            /* UUID's slots: object.__setattr__ finds these member descriptors first */
-            PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
-            PyObject *d_int = dict ? PyDict_GetItemString(dict, "int") : NULL;
-            PyObject *d_safe = dict ? PyDict_GetItemString(dict, "is_safe") : NULL;
-            if (d_int == NULL || !Py_IS_TYPE(d_int, &PyMemberDescr_Type) || d_safe == NULL
-                || !Py_IS_TYPE(d_safe, &PyMemberDescr_Type)) {
-                d_int = d_safe = Py_None;  /* another layout: set by name */
-            }
-            v->conv_aux = Py_BuildValue("((s)ssOOOO)", "bytes", "int", "is_safe", unknown, cls,
-                                        d_int, d_safe);
-        }
-        Py_XDECREF(mod);
-        Py_XDECREF(safe);
-        Py_XDECREF(unknown);
-        Py_XDECREF(cls);
-        if (v->conv_aux == NULL) {
-            return -1;
-        }
+        return convert_uuid_setup(v);
     }
     return 0;
 }
@@ -356,4 +362,18 @@ PyObject *convert_from_wire(EngineState *st, const ValueSpec *vs, PyObject *x) {
     }
     Py_DECREF(x);
     return out;
+}
+
+/* For bcl.c: the 16 bytes of an exact UUID (1), or 0: not taken. */
+int convert_uuid_bytes(const ValueSpec *vs, PyObject *u, unsigned char *b16) {
+    int taken = 0;
+    if (vs->conv_aux != NULL && is_uuid_class(vs)) {
+        uuid_bytes_of(vs, u, b16, &taken);
+    }
+    return taken;
+}
+
+/* For bcl.c: the UUID of 16 big-endian bytes. */
+PyObject *convert_uuid_from_16(const ValueSpec *vs, const unsigned char *b16) {
+    return uuid_from_16(vs, b16);
 }
