@@ -387,3 +387,26 @@ def test_streams_carry_bcl_values() -> None:
     pa.serialize_items(buf, items, model=MODEL)
     buf.seek(0)
     assert list(pa.deserialize_items(Explicit, buf, model=MODEL)) == items
+
+
+def test_json_prints_the_bcl_messages_as_objects_and_reads_them_back() -> None:
+    obj = Explicit(*LEVEL_VALUES[1])  # type: ignore[arg-type]
+    as_dict = MODEL.to_dict(obj)
+    assert as_dict == {
+        "when": {"value": "22238490", "scale": "MINUTES"},
+        "wait": {"value": "90", "scale": "MINUTES"},
+        "total": {"lo": "12345", "signScale": 7},
+        "ref": {"lo": str(0x3456234512345678), "hi": str(0xAB89679A78566745)},
+    }
+    assert MODEL.from_dict(Explicit, as_dict) == obj
+    assert MODEL.from_json(Explicit, MODEL.to_json(obj)) == obj
+    assert MODEL.to_dict(Explicit(datetime.min)) == {"when": {"value": "-1", "scale": "MINMAX"}}
+    with pytest.raises(DecodeError, match="scale"):
+        MODEL.from_dict(Explicit, {"when": {"scale": "WEEKS"}})
+
+
+def test_schema_imports_protobuf_net_bcl_proto() -> None:
+    text = MODEL.schema(Explicit)
+    assert 'import "protobuf-net/bcl.proto";' in text
+    for name in ("DateTime when = 1", "TimeSpan wait = 2", "Decimal total = 3", "Guid ref = 4"):
+        assert f".bcl.{name};" in text

@@ -14,8 +14,9 @@ from typing import Any
 
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import ContractError, EncodeError
-from .._core.types import INT_RANGES, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from . import forms as _jsonforms
+from .bcl import bcl_writer
 from .plan import (
     _INT64_KINDS,
     _PACK_D,
@@ -173,7 +174,9 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
     vt = f.value
     if f.required:
         return (f.name, key, _REQUIRED, where, _inline(vt, value_conv), printed)
-    if f.label is Label.OPTIONAL or vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+    if f.label is Label.OPTIONAL or vt.kind in (
+        Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME
+    ):  # fmt: skip
         return (f.name, key, _UNLESS_NONE, None, _inline(vt, value_conv), printed)
     default = f.default_factory() if f.default_factory is not None else f.default
     if default is MISSING:
@@ -430,6 +433,8 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
             return v
 
         return write_int
+    if kind in BCL_KINDS:
+        return bcl_writer(vt, where)
     raise ContractError(f"{where}: no JSON form for {vt.describe()}")
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .._core.contract import FieldInfo, Label, ValueType
-from .._core.types import PACKABLE, Kind
+from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
 from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
@@ -225,6 +225,8 @@ class _Builder:
         elif kind in _WELL_KNOWN:
             field.type = d.FieldType.TYPE_MESSAGE
             field.type_name = f".google.protobuf.{_WELL_KNOWN[kind]}"
+        elif kind in BCL_KINDS:  # protobuf-net's bcl.proto: ".bcl.DateTime" ...
+            field.type, field.type_name = d.FieldType.TYPE_MESSAGE, f".{kind.value}"
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 
