@@ -410,3 +410,18 @@ def test_schema_imports_protobuf_net_bcl_proto() -> None:
     assert 'import "protobuf-net/bcl.proto";' in text
     for name in ("DateTime when = 1", "TimeSpan wait = 2", "Decimal total = 3", "Guid ref = 4"):
         assert f".bcl.{name};" in text
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        (Explicit("x"), r"Explicit\.when: expected datetime, got str"),  # type: ignore[arg-type]
+        (Explicit(datetime.min, timedelta(days=10**8)), r"Explicit\.wait: .*TimeSpan's range"),
+        (Explicit(datetime.min, total=Decimal("NaN")), r"Explicit\.total: NaN has no"),
+        (Explicit(datetime.min, ref="x"), r"Explicit\.ref: expected UUID"),  # type: ignore[arg-type]
+        (Explicit(None), r"Explicit\.when: None is not a bcl\.DateTime"),  # type: ignore[arg-type]
+    ],
+)
+def test_encode_errors_name_the_field(obj: object, message: str) -> None:
+    with pytest.raises(EncodeError, match=message):
+        MODEL.serialize(obj)
