@@ -425,3 +425,39 @@ def test_schema_imports_protobuf_net_bcl_proto() -> None:
 def test_encode_errors_name_the_field(obj: object, message: str) -> None:
     with pytest.raises(EncodeError, match=message):
         MODEL.serialize(obj)
+
+
+@proto_contract
+@dataclass
+class Plain:
+    when: datetime = field(1)
+    wait: timedelta = field(2, default=timedelta(0))
+    total: Decimal = field(3, default=Decimal(0))
+    ref: UUID = field(4, default=UUID(int=0))
+
+
+def test_model_level_and_what_wins_over_it() -> None:
+    legacy = pa.TypeModel(compatibility_level=200)
+    for values in LEVEL_VALUES:
+        plain = Plain(*values)  # type: ignore[arg-type]
+        data = MODEL.serialize(Explicit(*values))  # type: ignore[arg-type]
+        assert legacy.serialize(plain) == data
+        assert legacy.deserialize(Plain, data) == plain
+        assert legacy.measure(plain) == len(data)
+        assert legacy.deep_clone(plain) == plain
+    assert legacy.deserialize(Plain, b"").when == datetime.min  # .NET's default(DateTime)
+    assert MODEL.deserialize(Plain, b"").when == datetime(1970, 1, 1, tzinfo=UTC)
+    # a contract's own level wins over the model's; pa.bcl.* wins over both
+    when = datetime(2012, 4, 13, 9, 30, tzinfo=UTC)
+    assert legacy.serialize(Level300(when, Decimal("1.5"))) == MODEL.serialize(
+        Level300(when, Decimal("1.5"))
+    )
+    assert pa.TypeModel(compatibility_level=300).serialize(Explicit(when)) == MODEL.serialize(
+        Explicit(when)
+    )
+    with pytest.raises(ValueError, match="compatibility_level"):
+        pa.TypeModel(compatibility_level=201)
+    plain = Plain(*LEVEL_VALUES[1])  # type: ignore[arg-type]
+    assert legacy.from_json(Plain, legacy.to_json(plain)) == plain
+    assert legacy.to_dict(plain) == MODEL.to_dict(Explicit(*LEVEL_VALUES[1]))  # type: ignore[arg-type]
+    assert ".bcl.DateTime when = 1;" in legacy.schema(Plain)

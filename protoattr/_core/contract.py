@@ -927,6 +927,23 @@ def at_level(value: ValueType, level: int) -> ValueType:
     return value
 
 
+def with_level(info: ContractInfo, level: int | None) -> ContractInfo:
+    """``info`` as a model at compatibility ``level`` sees it: the contract's own level,
+    if it has one, wins; explicit annotations (``pa.bcl.*``, ``UUIDBytes``) keep theirs."""
+    if level is None or level == 300 or info.options.compatibility_level is not None:
+        return info
+    fields = []
+    for f in info.fields:
+        value = at_level(f.value, level)
+        if value is not f.value:
+            no_default = f.default is zero_value(f.value)
+            f = dataclasses.replace(f, value=value)
+            if no_default:  # the new kind's zero, as if declared at this level
+                f.default = zero_value(value)
+        fields.append(f)
+    return dataclasses.replace(info, fields=fields)
+
+
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
     """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
     if bare is decimal.Decimal:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core import bcl as _bcl
-from .._core.contract import Label, ValueType, resolve
+from .._core.contract import Label, ValueType
 from .._core.types import INT_RANGES, Kind
 from .._python.runtime import encode_duration, encode_timestamp
 
@@ -53,7 +53,7 @@ def check_item(model: CodecModel, vt: ValueType, item: Any, where: str) -> str |
 def _check_message(model: CodecModel, obj: Any, depth: int, path: set[int]) -> str | None:
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
-    info = resolve(obj.__class__, final=True)
+    info = model.info(obj.__class__)
     path.add(id(obj))
     for f in info.fields:
         value = getattr(obj, f.name)
