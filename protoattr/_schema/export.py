@@ -30,6 +30,7 @@ from .._core.contract import FieldInfo, Label, ValueType
 from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
+from .bcl import BCL_PROTO, bcl_file
 from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
 from .services import full_name, split_services
 
@@ -62,7 +63,11 @@ def descriptor_set(
 ) -> bytes:
     """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services)."""
     main = file_descriptor(model, cls, syntax=syntax, package=package, name=name)
-    files = [_well_known(path) for path in main.dependency] if include_imports else []
+    files = (
+        [bcl_file() if path == BCL_PROTO else _well_known(path) for path in main.dependency]
+        if include_imports
+        else []
+    )
     return model.serialize(d.FileDescriptorSet(file=[*files, main]))
 
 

@@ -50,6 +50,7 @@ from pathlib import Path
 from .._core.errors import ProtoError
 from .._model import codecs as _codecs
 from . import descriptor as d
+from .bcl import INCLUDE as BCL_INCLUDE
 
 __all__ = ["GenError", "descriptor_set", "generate", "generate_source", "well_known_include"]
 
@@ -89,6 +90,8 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
     resolved = {os.path.realpath(p) for p in paths}
     if wkt is not None and os.path.realpath(wkt) not in resolved:
         paths.append(str(wkt))
+    if os.path.realpath(BCL_INCLUDE) not in resolved:  # protobuf-net/bcl.proto
+        paths.append(str(BCL_INCLUDE))
     with tempfile.TemporaryDirectory(prefix="protoattr-gen-") as tmp:
         out = Path(tmp) / "set.pb"
         args = [
@@ -186,6 +189,8 @@ _WELL_KNOWN = {
     ".google.protobuf.FieldMask": "pa.FieldMask",
     ".google.protobuf.Empty": "pa.Empty",
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
+    # protobuf-net's bcl.proto (protoattr ships it: protobuf-net/bcl.proto)
+    **{f".bcl.{name}": f"pa.bcl.{name}" for name in ("DateTime", "TimeSpan", "Decimal", "Guid")},
 }
 #: annotations that already mean "None when absent"
 _NULLABLE = {f"pa.wrappers.{name}" for name in _WRAPPER_NAMES} | {"pa.JsonValue"}
