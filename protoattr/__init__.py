@@ -28,7 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
-from ._service import CallContext, rpc, service
+from ._service import CallContext, dotnet_service_name, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
@@ -120,6 +120,7 @@ __all__ = [
     "deserialize_from",
     "deserialize_items",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "fixed32",
     "fixed64",

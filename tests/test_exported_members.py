@@ -33,6 +33,7 @@ EXPECTED = {
     "deserialize_from",
     "deserialize_items",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "from_dict",
     "from_json",
