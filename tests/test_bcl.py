@@ -461,3 +461,28 @@ def test_model_level_and_what_wins_over_it() -> None:
     assert legacy.from_json(Plain, legacy.to_json(plain)) == plain
     assert legacy.to_dict(plain) == MODEL.to_dict(Explicit(*LEVEL_VALUES[1]))  # type: ignore[arg-type]
     assert ".bcl.DateTime when = 1;" in legacy.schema(Plain)
+
+
+@proto_contract(include_date_time_kind=True)
+@dataclass
+class Kinded:
+    at: pa.bcl.DateTime = field(1)
+    plain: datetime = field(2, default=datetime(1970, 1, 1, tzinfo=UTC))  # a Timestamp still
+
+
+@proto_contract(compatibility_level=200, include_date_time_kind=False)
+@dataclass
+class Unkinded:
+    at: datetime = field(1)
+
+
+def test_include_date_time_kind_on_the_contract_and_the_model() -> None:
+    utc = MOMENT.replace(tzinfo=UTC)
+    with_kind = H("0A 0B 08 B6 E7 88 A4 AE 5B 10 04 18 01")
+    assert MODEL.serialize(Kinded(utc)) == with_kind + H("12 00")  # and the Timestamp
+    model = pa.TypeModel(include_date_time_kind=True)
+    assert model.serialize(DT(utc)) == with_kind
+    assert model.serialize(Unkinded(utc)) == H("0A 09 08 B6 E7 88 A4 AE 5B 10 04")  # its own
+    assert model.deserialize(DT, with_kind) == DT(utc)
+    legacy = pa.TypeModel(compatibility_level=200, include_date_time_kind=True)
+    assert legacy.serialize(Plain(utc)).startswith(with_kind)

@@ -124,6 +124,8 @@ class ContractOptions:
     package: str | None = None
     #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
     compatibility_level: int | None = None
+    #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
+    include_date_time_kind: bool | None = None
 
 
 @dataclasses.dataclass
@@ -232,6 +234,7 @@ def proto_contract(
     preserve_unknown: bool = True,
     package: str | None = None,
     compatibility_level: int | None = None,
+    include_date_time_kind: bool | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -242,7 +245,8 @@ def proto_contract(
     makes the contract's full name ``package.Name``.  ``compatibility_level`` is
     protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
     fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
-    300: none), and wins over the model's.
+    300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
+    bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -252,6 +256,7 @@ def proto_contract(
         preserve_unknown=preserve_unknown,
         package=package,
         compatibility_level=compatibility_level,
+        include_date_time_kind=include_date_time_kind,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -683,6 +688,8 @@ def _check_options(qual: str, options: ContractOptions) -> None:
     level = options.compatibility_level
     if level is not None and level not in _bcl.LEVELS:
         raise ContractError(f"{qual}: compatibility_level must be 200, 240 or 300, not {level!r}")
+    if options.include_date_time_kind not in (None, True, False):
+        raise ContractError(f"{qual}: include_date_time_kind is True or False")
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
         raise ContractError(
@@ -795,8 +802,10 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
-    if options.compatibility_level is not None:
-        value = at_level(value, options.compatibility_level)
+    if options.compatibility_level is not None or options.include_date_time_kind:
+        value = at_level(
+            value, options.compatibility_level or 300, bool(options.include_date_time_kind)
+        )
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
@@ -915,30 +924,42 @@ def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
     return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
 
 
-def at_level(value: ValueType, level: int) -> ValueType:
+def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueType:
     """``value`` as protobuf-net's compatibility ``level`` writes a plain annotation of it:
     at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
-    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid."""
+    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid.  ``include_kind``
+    (protobuf-net's IncludeDateTimeKind) makes every bcl.DateTime write its kind."""
     kind = value.kind
     if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
-        return ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
-    if level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID):
-        return ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+        value = ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
+    elif (
+        level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID)
+    ):
+        value = ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+    if include_kind and value.kind is Kind.BCL_DATETIME and not value.with_kind:
+        value = dataclasses.replace(value, with_kind=True)
     return value
 
 
-def with_level(info: ContractInfo, level: int | None) -> ContractInfo:
-    """``info`` as a model at compatibility ``level`` sees it: the contract's own level,
-    if it has one, wins; explicit annotations (``pa.bcl.*``, ``UUIDBytes``) keep theirs."""
-    if level is None or level == 300 or info.options.compatibility_level is not None:
+def with_level(info: ContractInfo, level: int | None, include_kind: bool = False) -> ContractInfo:
+    """``info`` as a model at compatibility ``level`` (and IncludeDateTimeKind) sees it: the
+    contract's own options, where it has them, win; explicit annotations (``pa.bcl.*``,
+    ``UUIDBytes``) keep their forms."""
+    options = info.options
+    if options.compatibility_level is not None:
+        level = options.compatibility_level
+    if options.include_date_time_kind is not None:
+        include_kind = options.include_date_time_kind
+    if (level is None or level == 300) and not include_kind:
         return info
     fields = []
     for f in info.fields:
-        value = at_level(f.value, level)
-        if value is not f.value:
-            no_default = f.default is zero_value(f.value)
+        old = f.value
+        value = at_level(old, level or 300, include_kind)
+        if value is not old:
+            no_default = f.default is zero_value(old)
             f = dataclasses.replace(f, value=value)
-            if no_default:  # the new kind's zero, as if declared at this level
+            if no_default and value.kind is not old.kind:  # the new kind's zero
                 f.default = zero_value(value)
         fields.append(f)
     return dataclasses.replace(info, fields=fields)

@@ -173,6 +173,7 @@ class CodecModel:
         max_messages: int | None = None,
         backend: str | None = None,
         compatibility_level: int | None = None,
+        include_date_time_kind: bool = False,
     ) -> None:
         if compatibility_level not in (None, *LEVELS):
             raise ValueError(
@@ -180,6 +181,8 @@ class CodecModel:
             )
         #: protobuf-net's level for contracts that do not name their own (None: 300)
         self.compatibility_level = compatibility_level
+        #: protobuf-net's IncludeDateTimeKind: bcl.DateTime fields write their kind
+        self.include_date_time_kind = include_date_time_kind
         self._leveled: dict[type, tuple[ContractInfo, ContractInfo]] = {}
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -701,11 +704,12 @@ class CodecModel:
         """The resolved contract of ``cls`` (fields in tag order), at this model's
         compatibility level."""
         info = resolve(cls, final=True)
-        if self.compatibility_level is None:
+        if self.compatibility_level is None and not self.include_date_time_kind:
             return info
         seen = self._leveled.get(cls)
         if seen is None or seen[0] is not info:
-            seen = self._leveled[cls] = (info, with_level(info, self.compatibility_level))
+            leveled = with_level(info, self.compatibility_level, self.include_date_time_kind)
+            seen = self._leveled[cls] = (info, leveled)
         return seen[1]
 
     # -- full names --------------------------------------------------------------
