@@ -7,6 +7,8 @@ its default compatibility level (200); likewise ``TimeSpan`` (``timedelta``),
 the plain types.  ``DateTimeWithKind`` also writes the ``kind`` field, as protobuf-net
 does with ``IncludeDateTimeKind``.  :class:`ScaledTicks` is the message itself, for a
 relay that must pass on every value (ticks a ``datetime`` cannot hold, any scale).
+``DateTimeTicks``/``TimeSpanTicks`` are protobuf-net's ``DataFormat.FixedSize`` forms:
+a bare fixed64 tick count (from 1970-01-01 for a DateTime).
 
 The rules (time zones, ``MinValue``/``MaxValue``, sub-microsecond ticks, decimals
 that do not fit) are in ``docs/dotnet.md``.
@@ -16,12 +18,29 @@ from __future__ import annotations
 
 import dataclasses
 
-from ._core.bcl import DateTime, DateTimeWithKind, Decimal, Guid, TimeSpan
+from ._core.bcl import (
+    DateTime,
+    DateTimeTicks,
+    DateTimeWithKind,
+    Decimal,
+    Guid,
+    TimeSpan,
+    TimeSpanTicks,
+)
 from ._core.contract import proto_contract
 from ._core.fields import field
 from ._core.types import sint64, uint32
 
-__all__ = ["DateTime", "DateTimeWithKind", "Decimal", "Guid", "ScaledTicks", "TimeSpan"]
+__all__ = [
+    "DateTime",
+    "DateTimeTicks",
+    "DateTimeWithKind",
+    "Decimal",
+    "Guid",
+    "ScaledTicks",
+    "TimeSpan",
+    "TimeSpanTicks",
+]
 
 
 @proto_contract(name="ScaledTicks", package="protoattr.bcl")

@@ -486,3 +486,49 @@ def test_include_date_time_kind_on_the_contract_and_the_model() -> None:
     assert model.deserialize(DT, with_kind) == DT(utc)
     legacy = pa.TypeModel(compatibility_level=200, include_date_time_kind=True)
     assert legacy.serialize(Plain(utc)).startswith(with_kind)
+
+
+@proto_contract
+@dataclass
+class Fixed:
+    at: pa.bcl.DateTimeTicks = field(1, default=datetime.min)
+    wait: pa.bcl.TimeSpanTicks = field(2, default=timedelta(0))
+    many: list[pa.bcl.DateTimeTicks] = field(3, default_factory=list, packed=False)
+    packed: list[pa.bcl.TimeSpanTicks] = field(4, default_factory=list)
+
+
+def test_fixed_size_forms_are_bare_fixed64_ticks() -> None:
+    # DataFormat.FixedSize: WriteInt64(ticks) with wire type fixed64 (BclHelpers)
+    ticks = 15_695_799_321_230_000  # 2019-09-27 10:25:32.123 from 1970, in 100 ns
+    obj = Fixed(MOMENT, timedelta(milliseconds=1))
+    expected = H("09") + ticks.to_bytes(8, "little") + H("11") + (10_000).to_bytes(8, "little")
+    roundtrip(obj, expected)
+    minmax = (
+        H("09") + (1 << 63).to_bytes(8, "little") + H("11") + ((1 << 63) - 1).to_bytes(8, "little")
+    )
+    assert MODEL.deserialize(Fixed, minmax) == Fixed(datetime.min, timedelta.max)
+    roundtrip(Fixed(many=[datetime(1970, 1, 1)]), H("19 00 00 00 00 00 00 00 00"))
+    roundtrip(
+        Fixed(packed=[timedelta(0), timedelta.min]),
+        H("22 10") + bytes(8) + (1 << 63).to_bytes(8, "little"),
+    )
+    aware = MOMENT.replace(tzinfo=timezone(timedelta(hours=-5)))
+    assert MODEL.serialize(Fixed(aware)) == MODEL.serialize(Fixed(MOMENT + timedelta(hours=5)))
+    with pytest.raises(DecodeError, match="whole microseconds"):
+        MODEL.deserialize(Fixed, H("09 01 00 00 00 00 00 00 00"))
+    with pytest.raises(pa.ContractError, match="annotates datetime"):
+
+        @proto_contract
+        @dataclass
+        class Bad:
+            x: Annotated[timedelta, pa.bcl.DateTimeTicks.__metadata__[0]] = field(1)
+
+    with pytest.raises(DecodeError, match="whole microseconds"):
+        MODEL.deserialize(Fixed, H("22 08 01 00 00 00 00 00 00 00"))  # in a packed run
+
+
+def test_an_oversized_uint32_is_an_error_even_if_a_later_one_fits() -> None:
+    # found by fuzzing: the engine took the last signScale, Python refused the first
+    data = H("0A 0E 18 FF FF FF FF FF FF FF FF FF 01 18 01 10 01")
+    with pytest.raises(DecodeError, match="does not fit uint32"):
+        MODEL.deserialize(Dec, data)

@@ -224,6 +224,8 @@ class Bcl:
     totals: list[pa.bcl.Decimal] = field(8, default_factory=list)
     by_ref: dict[str, pa.bcl.Guid] = field(9, default_factory=dict)
     maybe: pa.bcl.Decimal | None = field(10, default=None)
+    ticks: list[pa.bcl.DateTimeTicks] = field(11, default_factory=list)
+    span: pa.bcl.TimeSpanTicks = field(12, default=timedelta(0))
 
 
 TARGETS: dict[str, Any] = {
@@ -339,6 +341,8 @@ def seeds() -> dict[str, list[bytes]]:
                     [Decimal("1.0000000000000000000000000000"), Decimal("-0"), Decimal(0)],
                     {"a": uuid.UUID(int=0), "b": uuid.UUID(int=2**128 - 1)},
                     Decimal("0.5"),
+                    [datetime.min, datetime(2019, 9, 27, 10, 25, 32, 123000)],
+                    timedelta.max,
                 )
             ),
             py.serialize(Bcl(datetime.min)),

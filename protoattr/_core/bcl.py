@@ -43,16 +43,20 @@ import uuid
 from enum import Enum
 from typing import Annotated, Any
 
+from .convert import ConversionError
 from .errors import DecodeError
 from .wire import encode_varint, read_tag, read_varint
 
 __all__ = [
     "DateTime",
+    "DateTimeTicks",
     "DateTimeWithKind",
     "Decimal",
     "Form",
     "Guid",
     "TimeSpan",
+    "TimeSpanTicks",
+    "datetime_to_ticks",
     "decode_datetime",
     "decode_decimal",
     "decode_guid",
@@ -62,6 +66,9 @@ __all__ = [
     "encode_decimal",
     "encode_guid",
     "encode_timespan",
+    "ticks_to_datetime",
+    "ticks_to_timedelta",
+    "timedelta_to_ticks",
 ]
 
 
@@ -77,6 +84,8 @@ class Form(Enum):
     TIMESPAN = "bcl.TimeSpan"
     DECIMAL = "bcl.Decimal"
     GUID = "bcl.Guid"
+    DATETIME_TICKS = "DateTime, DataFormat.FixedSize"  # a bare fixed64 tick count
+    TIMESPAN_TICKS = "TimeSpan, DataFormat.FixedSize"
 
     def __repr__(self) -> str:
         return f"bcl.Form.{self.name}"
@@ -92,6 +101,10 @@ TimeSpan = Annotated[datetime.timedelta, Form.TIMESPAN]
 Decimal = Annotated[decimal.Decimal, Form.DECIMAL]
 #: ``uuid.UUID`` as protobuf-net's ``bcl.Guid``.
 Guid = Annotated[uuid.UUID, Form.GUID]
+#: ``datetime`` as protobuf-net's ``DataFormat.FixedSize`` DateTime: fixed64 ticks from 1970.
+DateTimeTicks = Annotated[datetime.datetime, Form.DATETIME_TICKS]
+#: ``timedelta`` as protobuf-net's ``DataFormat.FixedSize`` TimeSpan: fixed64 ticks.
+TimeSpanTicks = Annotated[datetime.timedelta, Form.TIMESPAN_TICKS]
 
 # -- time ------------------------------------------------------------------------
 
@@ -312,6 +325,64 @@ def decode_timespan(
     if scale == MINMAX:
         return _timedelta.max if value == 1 else _timedelta.min
     return _timedelta(microseconds=_ticks(value, scale, where, pos) // 10)
+
+
+# -- DataFormat.FixedSize: a bare fixed64 tick count -------------------------------------
+
+
+def _utc_naive(value: Any) -> datetime.datetime:
+    if not isinstance(value, datetime.datetime):
+        raise TypeError(f"expected datetime, got {type(value).__name__}")
+    if value.tzinfo is not None and value.utcoffset() is not None:
+        try:
+            return value.astimezone(_UTC).replace(tzinfo=None)
+        except OverflowError:
+            raise ValueError(f"{value!r} is outside years 1..9999 in UTC") from None
+    return value.replace(tzinfo=None)
+
+
+def datetime_to_ticks(value: datetime.datetime) -> int:
+    """Ticks from 1970-01-01 (an aware value converted to UTC), as protobuf-net writes a
+    ``DataFormat.FixedSize`` DateTime (MinValue/MaxValue as their real offsets)."""
+    return _micros(_utc_naive(value) - _EPOCH) * 10
+
+
+def ticks_to_datetime(ticks: int) -> datetime.datetime:
+    """A naive ``datetime``; ``long.MinValue``/``MaxValue`` are ``datetime.min``/``max``."""
+    if ticks == INT64_MIN:
+        return _MIN
+    if ticks == INT64_MAX:
+        return _MAX
+    if ticks % 10:
+        raise ConversionError(f"{ticks} ticks are not whole microseconds: {_HINT}")
+    if not 0 <= ticks + EPOCH_TICKS <= MAX_DATETIME_TICKS:
+        raise ConversionError(f"{ticks} ticks from 1970 are outside DateTime's years 1..9999")
+    return _EPOCH + _timedelta(microseconds=ticks // 10)
+
+
+def timedelta_to_ticks(value: datetime.timedelta) -> int:
+    """A ``timedelta``'s ticks (``timedelta.min``/``max``: ``TimeSpan.MinValue``/``MaxValue``)."""
+    if not isinstance(value, datetime.timedelta):
+        raise TypeError(f"expected timedelta, got {type(value).__name__}")
+    if value == _timedelta.max:
+        return INT64_MAX
+    if value == _timedelta.min:
+        return INT64_MIN
+    ticks = _micros(value) * 10
+    if not INT64_MIN <= ticks <= INT64_MAX:
+        raise ValueError(f"{value!r} is outside .NET TimeSpan's range (±2**63 ticks)")
+    return ticks
+
+
+def ticks_to_timedelta(ticks: int) -> datetime.timedelta:
+    """A ``timedelta`` of ``ticks`` (``long.MinValue``/``MaxValue``: ``timedelta.min``/``max``)."""
+    if ticks == INT64_MIN:
+        return _timedelta.min
+    if ticks == INT64_MAX:
+        return _timedelta.max
+    if ticks % 10:
+        raise ConversionError(f"{ticks} ticks are not whole microseconds: {_HINT}")
+    return _timedelta(microseconds=ticks // 10)
 
 
 # -- decimal -----------------------------------------------------------------------

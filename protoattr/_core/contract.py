@@ -917,7 +917,20 @@ _BCL_FORMS: dict[_bcl.Form, tuple[Kind, type]] = {
 }
 
 
+_TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
+    _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks, _bcl.ticks_to_datetime,
+                               datetime.datetime.min),
+    _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
+                               _bcl.ticks_to_timedelta, datetime.timedelta(0)),
+}  # fmt: skip
+
+
 def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
+    if form in _TICK_FORMS:  # DataFormat.FixedSize: converted to a bare sfixed64
+        domain, to_wire, from_wire, zero = _TICK_FORMS[form]
+        if bare is not domain:
+            raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
+        return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
     kind, expected = _BCL_FORMS[form]
     if bare is not expected:
         raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")

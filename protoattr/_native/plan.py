@@ -81,6 +81,7 @@ _I64 = {Kind.FIXED64, Kind.SFIXED64, Kind.DOUBLE}
 _I32 = {Kind.FIXED32, Kind.SFIXED32, Kind.FLOAT}
 CONV_NONE, CONV_CALL, CONV_FLAG, CONV_BYTEARRAY = 0, 1, 2, 3
 CONV_DECIMAL, CONV_UUID_STR, CONV_UUID_BYTES, CONV_DATE = 4, 5, 6, 7
+CONV_DATETIME_TICKS, CONV_TIMESPAN_TICKS = 8, 9
 #: (to_wire, from_wire) -> what convert.c does itself for them (convert.h's CONV_*)
 _CONVERSIONS: dict[tuple[Any, Any], int] = {
     (None, bytearray): CONV_BYTEARRAY,
@@ -88,6 +89,8 @@ _CONVERSIONS: dict[tuple[Any, Any], int] = {
     (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
     (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
     (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
+    (_bcl.datetime_to_ticks, _bcl.ticks_to_datetime): CONV_DATETIME_TICKS,
+    (_bcl.timedelta_to_ticks, _bcl.ticks_to_timedelta): CONV_TIMESPAN_TICKS,
 }
 _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),

@@ -549,6 +549,8 @@ class _Generator:
         where = f.where
         if kind in _FIXED:
             fmt, _ = _FIXED[kind]
+            if f.value.encode_with is not None:  # a converted type (bcl ticks): to wire first
+                src(f"v = [{self.const(f.value.encode_with, 'to_wire')}(x) for x in v]")
             if kind in INT_RANGES:
                 lo, hi = INT_RANGES[kind]
                 src(f"if min(v) < {lo} or max(v) > {hi}:")
@@ -1037,6 +1039,10 @@ class _Generator:
                     "    xs = _f32nans(xs, buf, pos)",
                     f"{target}.extend(xs)",
                 ]
+            if f.value.decode_with is not None:  # a converted type (bcl ticks)
+                from_wire = self.const(f.value.decode_with, "from_wire")
+                lines[-1] = f"xs = _sunpack('<%d{fmt}' % (n // {size}), buf, pos)"
+                lines.append(f"{target}.extend(map({from_wire}, xs))")
             lines.append("pos = e")
             return lines
         lines += ["pe = e", "while pos < pe:"]

@@ -141,6 +141,19 @@ static PyObject *delta_of_micros(PyDateTime_CAPI *api, int64_t micros) {
                                 api->DeltaType);
 }
 
+/* The datetime `ticks` (whole microseconds, in range) after 1970-01-01; in UTC or naive */
+static PyObject *datetime_of_ticks(PyDateTime_CAPI *api, int64_t ticks, int utc) {
+    int64_t micros = ticks / 10;
+    int64_t days = (micros >= 0 ? micros : micros - 86399999999LL) / 86400000000LL;
+    int64_t rest = micros - days * 86400000000LL;
+    int y, m, d;
+    civil_from_days(days, &y, &m, &d);
+    int64_t sod = rest / 1000000;
+    return api->DateTime_FromDateAndTime(y, m, d, (int)(sod / 3600), (int)(sod / 60 % 60),
+                                         (int)(sod % 60), (int)(rest % 1000000),
+                                         utc ? api->TimeZone_UTC : Py_None, api->DateTimeType);
+}
+
 static PyObject *decode_datetime(PyDateTime_CAPI *api, const unsigned char *p,
                                  const unsigned char *end, int *taken) {
     int64_t value, ticks;
@@ -159,17 +172,8 @@ static PyObject *decode_datetime(PyDateTime_CAPI *api, const unsigned char *p,
         || ticks > MAX_DATETIME_TICKS - EPOCH_TICKS) {
         return NULL;
     }
-    int64_t micros = ticks / 10;
-    int64_t days = (micros >= 0 ? micros : micros - 86399999999LL) / 86400000000LL;
-    int64_t rest = micros - days * 86400000000LL;
-    int y, m, d;
-    civil_from_days(days, &y, &m, &d);
-    int64_t sod = rest / 1000000;
     *taken = 1;
-    return api->DateTime_FromDateAndTime(y, m, d, (int)(sod / 3600), (int)(sod / 60 % 60),
-                                         (int)(sod % 60), (int)(rest % 1000000),
-                                         kind == 1 ? api->TimeZone_UTC : Py_None,
-                                         api->DateTimeType);
+    return datetime_of_ticks(api, ticks, kind == 1);
 }
 
 static PyObject *decode_timespan(PyDateTime_CAPI *api, const unsigned char *p,
@@ -333,12 +337,16 @@ static PyObject *decode_decimal(const ValueSpec *vs, const unsigned char *p,
             || read_varint(&p, end, &x) < 0) {
             return NULL;
         }
+        if (tag != 8 && x > 0xFFFFFFFFu) {
+            return NULL;  /* hi and signScale are uint32: Python says which (even if a later
+                             occurrence would fit) */
+        }
         if (tag == 8) lo = x;
         else if (tag == 16) hi = x;
         else sign_scale = x;
     }
     int scale = (int)((sign_scale & 0x1FE) >> 1);
-    if (hi > 0xFFFFFFFFu || sign_scale > 0xFFFFFFFFu || scale > 28 || vs->domain == NULL) {
+    if (scale > 28 || vs->domain == NULL) {
         return NULL;
     }
     u128 c = (u128)hi << 64 | lo;
@@ -418,6 +426,74 @@ static PyObject *decode_guid(const ValueSpec *vs, const unsigned char *p,
     swap_le(le, b16);
     *taken = 1;
     return convert_uuid_from_16(vs, b16);
+}
+
+/* -- DataFormat.FixedSize: bare ticks ---------------------------------------------------- */
+
+int bcl_ticks_of(PyDateTime_CAPI *api, int is_datetime, PyObject *v, int64_t *ticks) {
+    if (api == NULL) {
+        return 0;
+    }
+    if (is_datetime) {
+        if (Py_TYPE(v) != api->DateTimeType) {
+            return 0;
+        }
+        PyObject *tz = ((PyDateTime_DateTime *)v)->hastzinfo ? ((PyDateTime_DateTime *)v)->tzinfo
+                                                              : Py_None;
+        if (tz != Py_None && tz != api->TimeZone_UTC) {
+            return 0;
+        }
+        int64_t days = days_from_civil(PyDateTime_GET_YEAR(v), PyDateTime_GET_MONTH(v),
+                                       PyDateTime_GET_DAY(v));
+        int64_t secs = days * 86400 + PyDateTime_DATE_GET_HOUR(v) * 3600
+                       + PyDateTime_DATE_GET_MINUTE(v) * 60 + PyDateTime_DATE_GET_SECOND(v);
+        *ticks = (secs * 1000000 + PyDateTime_DATE_GET_MICROSECOND(v)) * 10;
+        return 1;
+    }
+    if (Py_TYPE(v) != api->DeltaType) {
+        return 0;
+    }
+    int64_t days = PyDateTime_DELTA_GET_DAYS(v);
+    int secs = PyDateTime_DELTA_GET_SECONDS(v), us = PyDateTime_DELTA_GET_MICROSECONDS(v);
+    if (days == 999999999 && secs == 86399 && us == 999999) {
+        *ticks = INT64_MAX;
+        return 1;
+    }
+    if (days == -999999999 && secs == 0 && us == 0) {
+        *ticks = INT64_MIN;
+        return 1;
+    }
+    if (days > 10675198 || days < -10675198) {
+        return 0;
+    }
+    *ticks = ((days * 86400 + secs) * 1000000 + us) * 10;
+    return 1;
+}
+
+PyObject *bcl_of_ticks(PyDateTime_CAPI *api, int is_datetime, int64_t ticks) {
+    if (api == NULL) {
+        return NULL;
+    }
+    if (!is_datetime) {
+        if (ticks == INT64_MAX) {
+            return api->Delta_FromDelta(999999999, 86399, 999999, 1, api->DeltaType);
+        }
+        if (ticks == INT64_MIN) {
+            return api->Delta_FromDelta(-999999999, 0, 0, 1, api->DeltaType);
+        }
+        return ticks % 10 ? NULL : delta_of_micros(api, ticks / 10);
+    }
+    if (ticks == INT64_MAX) {
+        return api->DateTime_FromDateAndTime(9999, 12, 31, 23, 59, 59, 999999, Py_None,
+                                             api->DateTimeType);
+    }
+    if (ticks == INT64_MIN) {
+        return api->DateTime_FromDateAndTime(1, 1, 1, 0, 0, 0, 0, Py_None, api->DateTimeType);
+    }
+    if (ticks % 10 || ticks < -EPOCH_TICKS || ticks > MAX_DATETIME_TICKS - EPOCH_TICKS) {
+        return NULL;
+    }
+    return datetime_of_ticks(api, ticks, 0);
 }
 
 /* -- entry points ------------------------------------------------------------------- */

@@ -13,6 +13,12 @@ int bcl_encode(PyDateTime_CAPI *api, const ValueSpec *vs, PyObject *v, Buf *b);
 PyObject *bcl_decode(PyDateTime_CAPI *api, const ValueSpec *vs, const unsigned char *p,
                      const unsigned char *end, int *taken);
 
+/* DataFormat.FixedSize (convert.c): the ticks of an exact naive/UTC datetime (from 1970)
+ * or timedelta, 1 taken / 0 not; and back: a new reference, or NULL (no exception set)
+ * when Python must decide. */
+int bcl_ticks_of(PyDateTime_CAPI *api, int is_datetime, PyObject *v, int64_t *ticks);
+PyObject *bcl_of_ticks(PyDateTime_CAPI *api, int is_datetime, int64_t ticks);
+
 /* K_BCL_DECIMAL / K_BCL_GUID: the classes (and UUID's slots) the engine builds. */
 int bcl_setup(ValueSpec *v);
 

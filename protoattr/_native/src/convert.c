@@ -7,6 +7,7 @@
  */
 #include "convert.h"
 #include "timefmt.h"
+#include "bcl.h"
 
 /* date.toordinal() - 1 == days_from_civil(...) + EPOCH_DAYS (0001-01-01 is day 0). */
 #define EPOCH_DAYS 719162
@@ -278,6 +279,14 @@ PyObject *convert_to_wire(EngineState *st, const ValueSpec *vs, PyObject *v) {
         }
         break;
     }
+    case CONV_DATETIME_TICKS: case CONV_TIMESPAN_TICKS: {
+        /* datetime_to_ticks / timedelta_to_ticks for exact naive/UTC values (bcl.c) */
+        int64_t ticks;
+        if (bcl_ticks_of(st->datetime_api, vs->conv == CONV_DATETIME_TICKS, v, &ticks)) {
+            return PyLong_FromLongLong((long long)ticks);
+        }
+        break;
+    }
     default:
         break;
     }
@@ -354,6 +363,16 @@ PyObject *convert_from_wire(EngineState *st, const ValueSpec *vs, PyObject *x) {
         int y, m, d;
         civil_from_days((int64_t)days - EPOCH_DAYS, &y, &m, &d);
         out = api->Date_FromDate(y, m, d, api->DateType);
+        break;
+    }
+    case CONV_DATETIME_TICKS: case CONV_TIMESPAN_TICKS: {
+        /* ticks_to_datetime / ticks_to_timedelta; anything unusual: NULL, Python decides */
+        int overflow = 0;
+        long long t = PyLong_CheckExact(x) ? PyLong_AsLongLongAndOverflow(x, &overflow) : 0;
+        if (PyLong_CheckExact(x) && !overflow && !(t == -1 && PyErr_Occurred())) {
+            out = bcl_of_ticks(st->datetime_api, vs->conv == CONV_DATETIME_TICKS, (int64_t)t);
+        }
+        PyErr_Clear();
         break;
     }
     default:

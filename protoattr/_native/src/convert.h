@@ -22,6 +22,8 @@ enum {
     CONV_UUID_STR = 5,    /* str(UUID) / UUID(str) */
     CONV_UUID_BYTES = 6,  /* UUID.bytes / UUID(bytes=...) */
     CONV_DATE = 7,        /* date <-> its day number since 0001-01-01 (an int32) */
+    CONV_DATETIME_TICKS = 8, /* datetime <-> fixed64 ticks from 1970 (bcl.c) */
+    CONV_TIMESPAN_TICKS = 9, /* timedelta <-> fixed64 ticks (bcl.c) */
     CONV_LAST
 };
 
