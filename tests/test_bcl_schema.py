@@ -96,3 +96,19 @@ def test_gen_maps_the_bcl_types_back(tmp_path: Path) -> None:
     twin = pa.deserialize(module.Order, data)
     assert pa.serialize(twin) == data
     assert twin.placed == ORDER.placed and twin.ref == ORDER.ref
+
+
+def test_exported_text_through_protoc_reads_the_same_in_upb(tmp_path: Path) -> None:
+    proto = tmp_path / "order_protoc.proto"
+    text = pa.default_model.schema(Order).replace("package bcltest;", "package bcltest.pc;")
+    proto.write_text(text, encoding="utf-8")
+    fds = descriptor_pb2.FileDescriptorSet.FromString(descriptor_set([proto]))  # protoc
+    pool = descriptor_pool.DescriptorPool()
+    for f in fds.file:
+        pool.Add(f)
+    cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("bcltest.pc.Order"))
+    data = pa.serialize(ORDER)
+    msg = cls.FromString(data)
+    assert msg.SerializeToString() == data
+    assert json_format.MessageToDict(msg) == pa.to_dict(ORDER)
+    assert (msg.ref.lo, msg.total.signScale, msg.history[2].value) == (0x3456234512345678, 7, 14641)
