@@ -112,3 +112,16 @@ def test_exported_text_through_protoc_reads_the_same_in_upb(tmp_path: Path) -> N
     assert msg.SerializeToString() == data
     assert json_format.MessageToDict(msg) == pa.to_dict(ORDER)
     assert (msg.ref.lo, msg.total.signScale, msg.history[2].value) == (0x3456234512345678, 7, 14641)
+
+
+def test_json_options_print_as_json_format_does() -> None:
+    cls = upb_class()
+    for obj in [Order(datetime.min), Order(datetime(1970, 1, 1)), ORDER]:
+        msg = cls.FromString(pa.serialize(obj))
+        for options in [
+            {},
+            {"always_print_fields_with_no_presence": True},
+            {"use_integers_for_enums": True},
+            {"preserving_proto_field_name": True},
+        ]:
+            assert pa.to_dict(obj, **options) == json_format.MessageToDict(msg, **options)

@@ -66,8 +66,11 @@ def _fields_of(body: bytes) -> dict[int, int]:
     return out
 
 
-def bcl_writer(vt: ValueType, where: str) -> Callable[[Any], Any]:
-    """The JSON object of a bcl value."""
+def bcl_writer(
+    vt: ValueType, where: str, enum_ints: bool = False, always: bool = False
+) -> Callable[[Any], Any]:
+    """The JSON object of a bcl value, as json_format prints the message (``enum_ints``:
+    scale and kind as numbers; ``always``: its zero fields too)."""
     kind = vt.kind
     encode: Callable[[Any], bytes] = _bcl.encode_datetime_kind if vt.with_kind else _ENCODE[kind]
     fields = _FIELDS[kind]
@@ -79,12 +82,15 @@ def bcl_writer(vt: ValueType, where: str) -> Callable[[Any], Any]:
             raise EncodeError(f"{where}: {exc}") from None
         out: dict[str, Any] = {}
         for name, number, wide, names in fields:
-            x = numbers.get(number)
-            if not x:
+            x = numbers.get(number, 0)
+            if not x and not always:
                 continue
             if number == 1 and kind in (Kind.BCL_DATETIME, Kind.BCL_TIMESPAN):
                 x = (x >> 1) ^ -(x & 1)  # sint64
-            out[name] = names.get(x, x) if names else (str(x) if wide else x)
+            if names:
+                out[name] = x if enum_ints else names.get(x, x)
+            else:
+                out[name] = str(x) if wide else x
         return out
 
     return write_bcl

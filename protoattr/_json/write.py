@@ -181,6 +181,8 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
     default = f.default_factory() if f.default_factory is not None else f.default
     if default is MISSING:
         default = zero_value(vt)
+    if vt.kind in BCL_KINDS:  # a message in the schema: absent at its default, never printed
+        return (f.name, key, _UNLESS_DEFAULT, default, _inline(vt, value_conv), printed)
     implicit = _is_zero(vt, default) and not vt.closed
     if implicit:
         if vt.domain is not None and vt.encode_with is not None:
@@ -434,7 +436,7 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
 
         return write_int
     if kind in BCL_KINDS:
-        return bcl_writer(vt, where)
+        return bcl_writer(vt, where, opts.enum_ints, opts.always)
     raise ContractError(f"{where}: no JSON form for {vt.describe()}")
 
 
