@@ -352,3 +352,38 @@ def test_random_contracts_with_random_extensions_match_upb(data: st.DataObject) 
     assert pa.serialize(back) == wire
     for ext, _ in handles:
         assert ext.get(back) == ext.get(ours)
+
+
+@proto_contract(extensions=[(100, 199)])
+@dataclass
+class Shape:
+    name: str = field(1, default="")
+
+
+@proto_contract(subtype_tag=10, extensions=[(100, 199)])
+@dataclass
+class Circle(Shape):
+    r: float = field(2, default=0.0)
+
+
+shape_color = pa.extension(Shape, 100, str, name="t.hier.color")
+circle_size = pa.extension(Circle, 100, pa.int32, name="t.hier.size")
+
+
+def test_each_level_of_a_hierarchy_has_its_own_extensions() -> None:
+    """An extension of a base travels in the base's message, one of a subtype in the
+    subtype's (the same number in both: each level is a message of its own)."""
+    c = Circle("c", 2.0)
+    shape_color.set(c, "red")
+    circle_size.set(c, 3)
+    data = pa.serialize(c)
+    assert data == bytes.fromhex("520c110000000000000040a00603") + bytes.fromhex(
+        "0a0163a20603726564"
+    )
+    back = pa.deserialize(Shape, data)
+    assert (back, shape_color.get(back), circle_size.get(back)) == (c, "red", 3)
+    text = pa.to_json(back, indent=None)
+    assert (
+        text == '{"name": "c", "Circle": {"r": 2.0, "[t.hier.size]": 3}, "[t.hier.color]": "red"}'
+    )
+    assert pa.serialize(pa.from_json(Shape, text)) == data
