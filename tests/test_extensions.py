@@ -387,3 +387,21 @@ def test_each_level_of_a_hierarchy_has_its_own_extensions() -> None:
         text == '{"name": "c", "Circle": {"r": 2.0, "[t.hier.size]": 3}, "[t.hier.color]": "red"}'
     )
     assert pa.serialize(pa.from_json(Shape, text)) == data
+
+
+def test_merge_and_clone_keep_protobuf_semantics() -> None:
+    """Merging bytes merges extensions as upb does: a singular one is replaced, a repeated
+    one appended, a message one merged field by field."""
+    e_int32, r_int32, e_sub = named("e_int32"), named("r_int32"), named("e_sub")
+    a, b = Base(id=1), Base()
+    theirs = pb.Base(id=1)
+    for obj, value, sub in [(a, 1, Sub(x=1)), (b, 2, Sub(s="z"))]:
+        e_int32.set(obj, value)
+        r_int32.set(obj, [value])
+        e_sub.set(obj, sub)
+        theirs.MergeFromString(pa.serialize(obj))
+    merged = pa.merge(a, pa.serialize(b))
+    assert (e_int32.get(merged), r_int32.get(merged), e_sub.get(merged)) == (2, [1, 2], Sub(1, "z"))
+    assert pa.deserialize(Base, theirs.SerializeToString()) == merged
+    assert e_sub.get(pa.deserialize(Base, theirs.SerializeToString())) == Sub(1, "z")
+    assert pa.serialize(pa.deep_clone(merged)) == pa.serialize(merged)
