@@ -281,6 +281,15 @@ def test_bad_ranges(ranges: Any, message: str) -> None:
             a: pa.int32 = field(1, default=0)
 
 
+def test_ranges_may_be_ranges() -> None:
+    @proto_contract(extensions=[range(100, 200), (300, 300)])
+    @dataclass
+    class Ranged:
+        a: pa.int32 = field(1, default=0)
+
+    assert pa.default_model.info(Ranged).options.extensions == ((100, 199), (300, 300))
+
+
 def test_a_field_in_an_extension_range_is_refused() -> None:
     with pytest.raises(pa.ContractError, match=r"Clash\.b: tag 100 is in an extension range"):
 

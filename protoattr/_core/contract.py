@@ -242,7 +242,7 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
-    extensions: Iterable[tuple[int, int]] = (),
+    extensions: Iterable[tuple[int, int] | range] = (),
     compatibility_level: int | None = None,
     include_date_time_kind: bool | None = None,
 ) -> Any:
@@ -696,10 +696,16 @@ def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
             )
 
 
-def _extension_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options)."""
+def _extension_ranges(
+    ranges: Iterable[tuple[int, int] | range],
+) -> tuple[tuple[int, int], ...]:
+    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options);
+    a ``range(100, 200)`` is ``(100, 199)``, as in ``reserved=``."""
     try:
-        return tuple(tuple(r) for r in ranges)  # type: ignore[misc]
+        return tuple(
+            (r.start, r.stop - 1) if isinstance(r, range) and r.step == 1 else tuple(r)  # type: ignore[misc]
+            for r in ranges
+        )
     except TypeError:
         raise ContractError(
             f"extensions= takes (first, last) field-number pairs, like [(100, 199)], not {ranges!r}"
