@@ -40,7 +40,7 @@ def _check(obj: Base) -> None:
     assert pa.serialize(pa.from_json(Base, text)) == expected
 
 
-@settings(derandomize=True, max_examples=40)
+@settings(derandomize=True, max_examples=25)
 @given(st.data())
 def test_random_extensions_print_and_parse_as_json_format(data: st.DataObject) -> None:
     chosen = data.draw(st.lists(st.sampled_from(range(len(EXTENSIONS))), max_size=5, unique=True))

@@ -94,3 +94,43 @@ def test_custom_options_are_read_from_protocs_descriptors(tmp_path: Path) -> Non
     assert unit.get(measured.field[0].options) == "cm"
     assert levels.get(measured.options) == [1, 2]
     assert pa.to_dict(measured.field[0].options) == {"[genext.custom.unit]": "cm"}
+
+
+def test_message_set_extensions_are_named_not_declared(tmp_path: Path) -> None:
+    path = tmp_path / "mset.proto"
+    path.write_text(
+        'syntax = "proto2";\npackage genext.mset;\n'
+        "message Set { option message_set_wire_format = true; extensions 4 to max; }\n"
+        "message Item { optional int32 x = 1; extend Set { optional Item item = 5; } }\n"
+    )
+    types = pa.load_schema(str(path), include=[str(tmp_path)])
+    assert "genext.mset.Set" in types
+    assert pa.default_model.find_extension("genext.mset.Item.item") is None
+
+
+EDITIONS = """
+edition = "2023";
+package genext.ed;
+message Host { int32 a = 1; extensions 10 to 20; }
+extend Host {
+  repeated int32 nums = 10;
+  repeated int32 loose = 11 [features.repeated_field_encoding = EXPANDED];
+  Host sub = 12 [features.message_encoding = DELIMITED];
+}
+"""
+
+
+def test_editions_features_of_extensions(tmp_path: Path) -> None:
+    path = tmp_path / "ed.proto"
+    path.write_text(EDITIONS)
+    host = pa.load_schema(str(path), include=[str(tmp_path)])["genext.ed.Host"]
+    pb = compile_proto(EDITIONS.replace("genext.ed", "genext_pb.ed"), "genext_ed")
+    ours, theirs = host(a=1), pb.Host(a=1)
+    for name, value in [("nums", [1, 2]), ("loose", [3]), ("sub", host(a=2))]:
+        ext = pa.default_model.find_extension(f"genext.ed.{name}")
+        assert ext is not None
+        ext.set(ours, value)
+    theirs.Extensions[pb.nums].extend([1, 2])  # packed: editions' default
+    theirs.Extensions[pb.loose].extend([3])
+    theirs.Extensions[pb.sub].a = 2  # delimited: a group on the wire
+    assert pa.serialize(ours) == theirs.SerializeToString()

@@ -31,7 +31,7 @@ LAYERS: list[set[str]] = [
     {"_schema", "_stream", "_aot", "_raw"},
     {"_text"},
     {"_typemodel"},
-    {"wrappers", "grpc", "_cli"},
+    {"wrappers", "bcl", "grpc", "_cli"},
     {"__init__", "__main__"},
 ]
 RANK = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}

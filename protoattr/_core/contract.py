@@ -25,6 +25,7 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
+from . import bcl as _bcl
 from . import convert as _convert
 from . import names as _names
 from . import registry
@@ -70,6 +71,8 @@ class ValueType:
     encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
     decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
     zero: Any = None  # the domain zero (the default of a singular field without one)
+    #: BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
+    with_kind: bool = False
 
     @property
     def is_message(self) -> bool:
@@ -121,6 +124,10 @@ class ContractOptions:
     package: str | None = None
     #: ``extensions=``: the inclusive field-number ranges other declarations may extend
     extensions: tuple[tuple[int, int], ...] = ()
+    #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
+    compatibility_level: int | None = None
+    #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
+    include_date_time_kind: bool | None = None
 
 
 @dataclasses.dataclass
@@ -235,7 +242,9 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
-    extensions: Iterable[tuple[int, int]] = (),
+    extensions: Iterable[tuple[int, int] | range] = (),
+    compatibility_level: int | None = None,
+    include_date_time_kind: bool | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -246,6 +255,11 @@ def proto_contract(
     makes the contract's full name ``package.Name``.  ``extensions`` lists the
     inclusive field-number ranges (``[(100, 199)]``, protobuf's ``extensions 100 to
     199;``) that :func:`protoattr.extension` declarations may use.
+    makes the contract's full name ``package.Name``.  ``compatibility_level`` is
+    protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
+    fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
+    300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
+    bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -255,6 +269,8 @@ def proto_contract(
         preserve_unknown=preserve_unknown,
         package=package,
         extensions=_extension_ranges(extensions),
+        compatibility_level=compatibility_level,
+        include_date_time_kind=include_date_time_kind,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -680,10 +696,16 @@ def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
             )
 
 
-def _extension_ranges(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options)."""
+def _extension_ranges(
+    ranges: Iterable[tuple[int, int] | range],
+) -> tuple[tuple[int, int], ...]:
+    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options);
+    a ``range(100, 200)`` is ``(100, 199)``, as in ``reserved=``."""
     try:
-        return tuple(tuple(r) for r in ranges)  # type: ignore[misc]
+        return tuple(
+            (r.start, r.stop - 1) if isinstance(r, range) and r.step == 1 else tuple(r)  # type: ignore[misc]
+            for r in ranges
+        )
     except TypeError:
         raise ContractError(
             f"extensions= takes (first, last) field-number pairs, like [(100, 199)], not {ranges!r}"
@@ -709,6 +731,11 @@ def _check_options(qual: str, options: ContractOptions) -> None:
                 f"{qual}: extensions= takes (first, last) field-number pairs with "
                 f"1 <= first <= last <= {MAX_FIELD_NUMBER}, not {pair!r}"
             )
+    level = options.compatibility_level
+    if level is not None and level not in _bcl.LEVELS:
+        raise ContractError(f"{qual}: compatibility_level must be 200, 240 or 300, not {level!r}")
+    if options.include_date_time_kind not in (None, True, False):
+        raise ContractError(f"{qual}: include_date_time_kind is True or False")
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
         raise ContractError(
@@ -823,6 +850,10 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if options.compatibility_level is not None or options.include_date_time_kind:
+        value = at_level(
+            value, options.compatibility_level or 300, bool(options.include_date_time_kind)
+        )
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
@@ -877,6 +908,9 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     marker = _marker(metadata)
     if marker is not None:
         return marker.value_type()
+    forms = [m for m in metadata if isinstance(m, _bcl.Form)]
+    if forms:
+        return _bcl_type(where, bare, forms[-1])
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]
@@ -920,6 +954,76 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if origin is not None and (origin in _SEQUENCE_ORIGINS or origin in _MAP_ORIGINS):
         raise ContractError(f"{where}: nested collections ({bare!r}) are not supported")
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
+
+
+_BCL_FORMS: dict[_bcl.Form, tuple[Kind, type]] = {
+    _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
+    _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
+    _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
+    _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
+    _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
+}
+
+
+_TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
+    _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks, _bcl.ticks_to_datetime,
+                               datetime.datetime.min),
+    _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
+                               _bcl.ticks_to_timedelta, datetime.timedelta(0)),
+}  # fmt: skip
+
+
+def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
+    if form in _TICK_FORMS:  # DataFormat.FixedSize: converted to a bare sfixed64
+        domain, to_wire, from_wire, zero = _TICK_FORMS[form]
+        if bare is not domain:
+            raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
+        return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
+    kind, expected = _BCL_FORMS[form]
+    if bare is not expected:
+        raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")
+    return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
+
+
+def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueType:
+    """``value`` as protobuf-net's compatibility ``level`` writes a plain annotation of it:
+    at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
+    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid.  ``include_kind``
+    (protobuf-net's IncludeDateTimeKind) makes every bcl.DateTime write its kind."""
+    kind = value.kind
+    if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
+        value = ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
+    elif (
+        level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID)
+    ):
+        value = ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+    if include_kind and value.kind is Kind.BCL_DATETIME and not value.with_kind:
+        value = dataclasses.replace(value, with_kind=True)
+    return value
+
+
+def with_level(info: ContractInfo, level: int | None, include_kind: bool = False) -> ContractInfo:
+    """``info`` as a model at compatibility ``level`` (and IncludeDateTimeKind) sees it: the
+    contract's own options, where it has them, win; explicit annotations (``pa.bcl.*``,
+    ``UUIDBytes``) keep their forms."""
+    options = info.options
+    if options.compatibility_level is not None:
+        level = options.compatibility_level
+    if options.include_date_time_kind is not None:
+        include_kind = options.include_date_time_kind
+    if (level is None or level == 300) and not include_kind:
+        return info
+    fields = []
+    for f in info.fields:
+        old = f.value
+        value = at_level(old, level or 300, include_kind)
+        if value is not old:
+            no_default = f.default is zero_value(old)
+            f = dataclasses.replace(f, value=value)
+            if no_default and value.kind is not old.kind:  # the new kind's zero
+                f.default = zero_value(value)
+        fields.append(f)
+    return dataclasses.replace(info, fields=fields)
 
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
@@ -975,6 +1079,10 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.BYTES: b"",
     Kind.TIMESTAMP: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
     Kind.DURATION: datetime.timedelta(0),
+    Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
+    Kind.BCL_TIMESPAN: datetime.timedelta(0),
+    Kind.BCL_DECIMAL: decimal.Decimal(0),
+    Kind.BCL_GUID: uuid.UUID(int=0),
 }
 del _ZEROS[Kind.ENUM]
 
@@ -1043,6 +1151,10 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.BYTES: bytes,
     Kind.TIMESTAMP: datetime.datetime,
     Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
+    Kind.BCL_DECIMAL: decimal.Decimal,
+    Kind.BCL_GUID: uuid.UUID,
 }
 
 

@@ -115,6 +115,7 @@ class FileOptions:
 @proto_contract
 @dataclass
 class MessageOptions:
+    message_set_wire_format: bool | None = tag(1, default=None)
     map_entry: bool | None = tag(7, default=None)
     features: FeatureSet | None = tag(12, default=None)
 

@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import FieldInfo, Label, ValueType
 from .._core.names import scoped_name
-from .._core.types import PACKABLE, Kind
+from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
 from . import extensions as _schemaext
-from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
-from .services import full_name, split_services
-from .wkt_files import file_bytes
+from . import wkt_files
+from .bcl import BCL_PROTO, bcl_file
+from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value, file_of
+from .services import full_name, message_name, split_services
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -63,10 +64,22 @@ def descriptor_set(
     name: str | None = None,
     include_imports: bool = True,
 ) -> bytes:
-    """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services)."""
-    main = file_descriptor(model, cls, syntax=syntax, package=package, name=name)
-    files = [_well_known(model, path) for path in main.dependency] if include_imports else []
-    return model.serialize(d.FileDescriptorSet(file=[*files, main]))
+    """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services).
+
+    Contracts and services of one package make one file (named ``name``, else after
+    the package and the first service or contract); several packages make one file
+    per package, named as :func:`~protoattr._schema.proto.schema_files` names them,
+    each depending on the files it uses, as protoc describes those files.  With
+    ``include_imports`` the well-known files they import come first; every file
+    follows the files it depends on.
+    """
+    files = file_descriptors(model, cls, syntax=syntax, package=package, name=name)
+    if include_imports:
+        deps = {dep for fd in files for dep in fd.dependency}
+        used = sorted(dep for dep in deps if dep in wkt_files.FILES)
+        bcl = [bcl_file()] if BCL_PROTO in deps else []  # protobuf-net's, shipped here
+        files = [_well_known(model, path) for path in used] + bcl + files
+    return model.serialize(d.FileDescriptorSet(file=files))
 
 
 def file_descriptor(
@@ -77,7 +90,7 @@ def file_descriptor(
     package: str | None = None,
     name: str | None = None,
 ) -> d.FileDescriptorProto:
-    """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares."""
+    """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares (one package)."""
     roots = _export_roots(
         cls, syntax, package, "a descriptor needs at least one contract class or service"
     )
@@ -89,6 +102,58 @@ def file_descriptor(
     return _Builder(exporter, name).run(services)
 
 
+def file_descriptors(
+    model: CodecModel,
+    cls: type | Iterable[type],
+    *,
+    syntax: str = "proto3",
+    package: str | None = None,
+    name: str | None = None,
+) -> list[d.FileDescriptorProto]:
+    """The files declaring ``cls``: one per package, each after the ones it imports."""
+    roots = _export_roots(
+        cls, syntax, package, "a descriptor needs at least one contract class or service"
+    )
+    roots, services, package = split_services(model, roots, package, one_package=False)
+    exporter = _Exporter(model, syntax, package)
+    exporter.services = services
+    exporter.discover(roots)
+    packages = {m.info.package for m in exporter.messages.values() if m.as_message}
+    packages |= {s.package or None for s in services} | {package}
+    if len(packages - {None}) <= 1:  # one file, as schema() writes it
+        exporter._choose_package()
+        return [_Builder(exporter, name).run(services)]
+    files = []
+    for pkg in exporter.assign_homes():
+        exporter.package = pkg
+        exporter.file_imports = set()
+        mine = [s for s in services if (s.package or None) == pkg]
+        files.append(_Builder(exporter, file_of(pkg)).run(mine))
+    exporter.check_acyclic({fd.name or "": set(fd.dependency) for fd in files})
+    return _dependencies_first(files)
+
+
+def _dependencies_first(files: list[d.FileDescriptorProto]) -> list[d.FileDescriptorProto]:
+    """``files`` reordered so that each comes after the files it imports (as protoc lists
+    them with ``--include_imports``); otherwise in their own order."""
+    by_name = {fd.name: fd for fd in files}
+    out: list[d.FileDescriptorProto] = []
+    done: set[str | None] = set()
+
+    def visit(fd: d.FileDescriptorProto) -> None:
+        if fd.name in done:
+            return
+        done.add(fd.name)
+        for dep in fd.dependency:
+            if dep in by_name:
+                visit(by_name[dep])
+        out.append(fd)
+
+    for fd in files:
+        visit(fd)
+    return out
+
+
 class _Builder:
     def __init__(self, exporter: _Exporter, name: str | None) -> None:
         self.x = exporter
@@ -96,18 +161,18 @@ class _Builder:
         self.name = name
 
     def run(self, services: list[Any]) -> d.FileDescriptorProto:
+        """The file of the exporter's current package (all of it, for one file)."""
         x = self.x
         messages = []
         for m in x.messages.values():
-            if m.as_message and x._parent(m.cls) is None:
+            if m.as_message and x._parent(m.cls) is None and x._here(m.cls):
                 # the schema exporter's checks (names, what the syntax can say), text discarded
                 x._message(m, 0, frozenset(), frozenset())
                 messages.append(self._declared(m))
-        enums = [self._enum(e) for e in x.enums if x._parent(e) is None]
+        enums = [self._enum(e) for e in x.enums if x._parent(e) is None and x._here(e)]
         out = d.FileDescriptorProto(
             name=self.name or self._file_name(services),
             package=self.package,
-            dependency=sorted(x.imports),
             message_type=messages,
             enum_type=enums,
             syntax=x.syntax,
@@ -115,7 +180,10 @@ class _Builder:
         )
         _schemaext.descriptor_fields(self, out)
         for info in services:
-            x._name(info.name, info.cls, "service")
+            x._name(info.name, info.cls, "service", (info.package or None) if x.home else None)
+            for m in info.methods:  # the files the RPCs' messages come from are imported
+                message_name(x, m.request)
+                message_name(x, m.response)
             out.service.append(
                 d.ServiceDescriptorProto(
                     name=info.name,
@@ -131,6 +199,7 @@ class _Builder:
                     ],
                 )
             )
+        out.dependency = sorted(x._imports() | x.file_imports)
         return out
 
     def _file_name(self, services: list[Any]) -> str:
@@ -142,12 +211,18 @@ class _Builder:
 
     # -- names -------------------------------------------------------------
 
+    def _package_of(self, cls: type) -> str | None:
+        """The package of the file declaring ``cls`` (its home, with one file per package)."""
+        return self.x.home.get(cls, self.package)
+
     def _ref_message(self, cls: type) -> str:
         """A field's or an RPC's message: a hierarchy travels as its root's."""
-        return "." + full_name(self.x.model, self.x._root(cls), self.package)
+        root = self.x._root(cls)
+        return "." + full_name(self.x.model, root, self._package_of(root))
 
     def _ref_enum(self, enum_cls: type) -> str:
-        prefix = f".{self.package}." if self.package else "."
+        package = self._package_of(enum_cls)
+        prefix = f".{package}." if package else "."
         return prefix + scoped_name(enum_cls)
 
     # -- declarations ------------------------------------------------------
@@ -243,6 +318,8 @@ class _Builder:
         elif kind in _WELL_KNOWN:
             field.type = d.FieldType.TYPE_MESSAGE
             field.type_name = f".google.protobuf.{_WELL_KNOWN[kind]}"
+        elif kind in BCL_KINDS:  # protobuf-net's bcl.proto: ".bcl.DateTime" ...
+            field.type, field.type_name = d.FieldType.TYPE_MESSAGE, f".{kind.value}"
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 
@@ -387,4 +464,4 @@ def _shortest(number: float, kind: Kind) -> str:
 
 def _well_known(model: CodecModel, path: str) -> d.FileDescriptorProto:
     """A well-known file (``google/protobuf/timestamp.proto``...) exactly as protoc has it."""
-    return model.deserialize(d.FileDescriptorProto, file_bytes(path))
+    return model.deserialize(d.FileDescriptorProto, wkt_files.file_bytes(path))

@@ -9,7 +9,10 @@ How protobuf declarations become Python:
 
 - scalars: ``double`` -> ``float``, ``int64`` -> ``int``, ``float`` -> ``pa.float32``,
   the other integer kinds -> ``pa.int32``, ``pa.sint64``, ...; ``string`` -> ``str``;
-- ``google.protobuf.Timestamp`` / ``Duration`` -> ``datetime`` / ``timedelta``; the other
+- ``google.protobuf.Timestamp`` / ``Duration`` -> ``pa.Timestamp`` / ``pa.Duration``, exact to
+  the nanosecond over the whole range (``time="datetime"``, ``--time datetime``: ``datetime``
+  / ``timedelta``, which cut nanoseconds: generated code often relays other programs'
+  messages, and must not change them by default); the other
   well-known types -> protoattr's own: ``pa.Any``, ``pa.Struct``, ``pa.JsonValue``,
   ``pa.ListValue``, ``pa.NullValue``, ``pa.FieldMask``, ``pa.Empty`` and
   ``pa.wrappers.Int32Value`` & co. (already ``None`` when absent), so they are not
@@ -49,15 +52,24 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from .._model import codecs as _codecs
 from . import descriptor as d
-from .gen_descriptors import GenError, Index
-from .gen_render import Writer
+from .bcl import INCLUDE as BCL_INCLUDE
+from .gen_descriptors import GenError
+from .gen_render import generate_modules, generate_source
 
-__all__ = ["GenError", "descriptor_set", "generate", "generate_source", "well_known_include"]
+__all__ = [
+    "GenError",
+    "descriptor_set",
+    "generate",
+    "generate_files",
+    "generate_modules",
+    "generate_source",
+    "well_known_include",
+]
 
 
 # -- running protoc ----------------------------------------------------------------
@@ -89,6 +101,8 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
     resolved = {os.path.realpath(p) for p in paths}
     if wkt is not None and os.path.realpath(wkt) not in resolved:
         paths.append(str(wkt))
+    if os.path.realpath(BCL_INCLUDE) not in resolved:  # protobuf-net/bcl.proto
+        paths.append(str(BCL_INCLUDE))
     with tempfile.TemporaryDirectory(prefix="protoattr-gen-") as tmp:
         out = Path(tmp) / "set.pb"
         args = [
@@ -108,9 +122,40 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
 
 
 def generate(
-    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, command: str = ""
+    files: Sequence[str | os.PathLike[str]],
+    include: Sequence[str] = (),
+    *,
+    command: str = "",
+    time: str = "exact",
 ) -> str:
-    """Python source declaring contracts for the messages and enums of ``files``."""
+    """Python source of one module declaring contracts for the messages and enums of
+    ``files`` (and copies of what they use from the files they import).
+
+    ``time="exact"`` (the default) declares Timestamp and Duration fields as
+    ``pa.Timestamp``/``pa.Duration``, which keep every value; ``"datetime"`` as
+    ``datetime``/``timedelta``, which cut nanoseconds and refuse years outside 1..9999.
+    """
+    fds, targets = _read(files, include)
+    return generate_source(fds, targets, command=command, time=time)
+
+
+def generate_files(
+    files: Sequence[str | os.PathLike[str]], include: Sequence[str] = (), *, time: str = "exact"
+) -> dict[str, str]:
+    """One module per ``.proto`` file, for ``files`` and the files they import (but the
+    well-known ones protoattr declares): ``{"shop/v1/order_pa.py": source, ...}``.
+
+    Each module depends on its own file only (no command line in it), so runs that
+    generate a shared file into one tree write the same module.
+    """
+    fds, targets = _read(files, include)
+    return generate_modules(fds, targets, time=time)
+
+
+def _read(
+    files: Sequence[str | os.PathLike[str]], include: Sequence[str]
+) -> tuple[d.FileDescriptorSet, list[str]]:
+    """protoc's descriptor set of ``files``, decoded, and the names it gives them."""
     data = descriptor_set(files, include)
     fds = _codecs.default().deserialize(d.FileDescriptorSet, data)
     targets = [_virtual_name(Path(f), [Path(p) for p in include]) for f in files]
@@ -118,7 +163,7 @@ def generate(
     chosen = [t for t in targets if t in known]
     if len(chosen) != len(targets):  # protoc mapped a path some other way: take the last ones
         chosen = [fd.name or "" for fd in fds.file[-len(targets) :]]
-    return generate_source(fds, chosen, command=command)
+    return fds, chosen
 
 
 def _virtual_name(path: Path, include: list[Path]) -> str:
@@ -133,11 +178,3 @@ def _virtual_name(path: Path, include: list[Path]) -> str:
             except ValueError:
                 continue
     return path.as_posix()
-
-
-# -- writing Python ------------------------------------------------------------------------
-
-
-def generate_source(fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "") -> str:
-    """Python source for the types declared in the files named ``targets`` (and what they use)."""
-    return Writer(Index(fds), list(targets), command).run()

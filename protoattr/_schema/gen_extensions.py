@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import descriptor as d
-from .gen_descriptors import GenError, Type
+from .gen_descriptors import DELIMITED, GenError, Type
 from .gen_text import safe_name, str_literal
 
 if TYPE_CHECKING:
@@ -96,15 +96,26 @@ def render(writer: Writer, exts: list[Declared]) -> str:
     for ext in exts:
         f = ext.field
         extendee = writer.index.types[f.extendee or ""]
+        options = extendee.message.options if extendee.message is not None else None
+        if options is not None and options.message_set_wire_format:
+            lines.append(
+                f"# {ext.full_name}: an extension of a MessageSet ({extendee.py_name}), whose "
+                "wire format protoattr does not write: not declared"
+            )
+            continue
         value = writer._value_type(f)
         repeated = f.label == d.FieldLabel.LABEL_REPEATED
-        args = [extendee.py_name, str(f.number or 0), f"list[{value}]" if repeated else value]
+        # with --out-dir, an extendee of another file is imported from its module
+        target = (
+            extendee.py_name if extendee.full_name in writer.chosen else writer._py_ref(extendee)
+        )
+        args = [target, str(f.number or 0), f"list[{value}]" if repeated else value]
         args.append(f"name={str_literal(ext.full_name)}")
         syntax_of: Any = ext.scope_type or _FileScope(ext.file)
+        features = syntax_of.features
+        if syntax_of.syntax == "editions" and f.options is not None:
+            features = features.merged(f.options.features)
         if repeated:
-            features = syntax_of.features
-            if f.options is not None and f.options.features is not None:
-                features = features.merged(f.options.features)
             if f.type in _PACKABLE and writer._packed(syntax_of, f, features):
                 args.append("packed=True")
         else:
@@ -112,7 +123,8 @@ def render(writer: Writer, exts: list[Declared]) -> str:
             default = writer._default(f, ref)
             if default is not None:
                 args.append(f"default={default}")
-        if f.type == d.FieldType.TYPE_GROUP:
+        delimited = f.type == d.FieldType.TYPE_MESSAGE and features.message_encoding == DELIMITED
+        if f.type == d.FieldType.TYPE_GROUP or (syntax_of.syntax == "editions" and delimited):
             args.append("group=True")
         name = safe_name(f.name or f"extension_{f.number}", taken, builtin=True)
         taken.add(name)

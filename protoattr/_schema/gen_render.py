@@ -21,12 +21,14 @@ from .gen_descriptors import (
     Index,
     Type,
 )
+from .gen_layout import Layout
 from .gen_text import (
     IMMUTABLE,
     WIDTH,
     Field,
     bytes_literal,
     comment_lines,
+    commented,
     doc_escape,
     docstring_lines,
     enum_member,
@@ -70,10 +72,11 @@ _WRAPPER_NAMES = (
     "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
     "BoolValue", "StringValue", "BytesValue",
 )  # fmt: skip
-#: well-known types and what fields of them are declared as (never generated again)
+#: well-known types and what fields of them are declared as (never generated again).
+#: Timestamp and Duration are exact by default (``TIMES``: how ``time=`` changes that).
 _WELL_KNOWN = {
-    ".google.protobuf.Timestamp": "datetime",
-    ".google.protobuf.Duration": "timedelta",
+    ".google.protobuf.Timestamp": "pa.Timestamp",
+    ".google.protobuf.Duration": "pa.Duration",
     ".google.protobuf.Any": "pa.Any",
     ".google.protobuf.Struct": "pa.Struct",
     ".google.protobuf.Value": "pa.JsonValue",
@@ -82,6 +85,17 @@ _WELL_KNOWN = {
     ".google.protobuf.FieldMask": "pa.FieldMask",
     ".google.protobuf.Empty": "pa.Empty",
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
+    # protobuf-net's bcl.proto (protoattr ships it: protobuf-net/bcl.proto)
+    **{f".bcl.{name}": f"pa.bcl.{name}" for name in ("DateTime", "TimeSpan", "Decimal", "Guid")},
+}
+#: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
+#: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``
+TIMES = {
+    "exact": {},
+    "datetime": {
+        ".google.protobuf.Timestamp": "datetime",
+        ".google.protobuf.Duration": "timedelta",
+    },
 }
 #: well-known types protoattr has a contract class for: what an RPC of them sends
 _RPC_WELL_KNOWN = {
@@ -102,27 +116,68 @@ _LAZY = "\0lazy:"  # marks an enum default a class body cannot name yet (see _en
 # -- writing Python ------------------------------------------------------------------------
 
 
-def generate_source(fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "") -> str:
-    """Python source for the types declared in the files named ``targets`` (and what they use)."""
-    return Writer(Index(fds), list(targets), command).run()
+def generate_source(
+    fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "", time: str = "exact"
+) -> str:
+    """Python source for the types declared in the files named ``targets`` (and what they use):
+    one module that declares them all.  ``time``: see :data:`TIMES`."""
+    return Writer(Index(fds), list(targets), command, time=time).run()
 
 
-def _claimable(package: str) -> str:
-    """The package a generated contract declares: its file's, except Google's own.
+def generate_modules(
+    fds: d.FileDescriptorSet, targets: Iterable[str], *, command: str = "", time: str = "exact"
+) -> dict[str, str]:
+    """One module per file for ``targets`` and the files they import: ``{path: source}``,
+    laid out by :class:`~protoattr._schema.gen_layout.Layout`."""
+    index = Index(fds)
+    layout = Layout(index, targets)
+    writers = [Writer(index, [name], command, layout, time=time) for name in layout.files]
+    for w in writers:  # every module names its classes before any refers to another's
+        w.prepare()
+    return {layout.path(w.targets[0]): w.render() for w in writers}
 
-    A packaged full name is claimed once per process, and protoattr's well-known
-    types already answer to ``google.protobuf.*``: generated copies of Google's
-    files (descriptor.proto, plugin.proto, ...) stay unpackaged rather than take
-    those names from them.
+
+def _claimable(t: Type, layout: Layout | None) -> str:
+    """The package a generated contract declares: its file's, with two exceptions.
+
+    A packaged full name is claimed once per process.  The types protoattr declares
+    itself (``google.protobuf.Timestamp``...) are never claimed again: a generated
+    copy of their own file stays unpackaged.  And in one self-contained module
+    (``-o``), which copies what it uses from Google's files, those copies stay
+    unpackaged too, so that two such modules can live side by side; with one module
+    per file (``--out-dir``) each Google file has one module, and its real names.
     """
-    return "" if package == "google.protobuf" or package.startswith("google.protobuf.") else package
+    package = t.file.package or ""
+    if t.full_name in _WELL_KNOWN:
+        return ""
+    if layout is None and (package == "google.protobuf" or package.startswith("google.protobuf.")):
+        return ""
+    return package
 
 
 class Writer:
-    def __init__(self, index: Index, targets: list[str], command: str) -> None:
+    """The source of one module: the types of ``targets`` and, without a ``layout``, all
+    they use; with one, this file's types only, importing other files' modules."""
+
+    def __init__(
+        self,
+        index: Index,
+        targets: list[str],
+        command: str,
+        layout: Layout | None = None,
+        *,
+        time: str = "exact",
+    ) -> None:
+        if time not in TIMES:
+            raise GenError(f"time must be one of {', '.join(map(repr, TIMES))}, not {time!r}")
+        self.well_known = _WELL_KNOWN | TIMES[time]
         self.index = index
         self.targets = targets
         self.command = command
+        self.layout = layout
+        self.imports: set[str] = set()  # the files whose modules this one imports
+        self.services: list[tuple[d.FileDescriptorProto, int, d.ServiceDescriptorProto]] = []
+        self.extensions: list[_genext.Declared] = []  # the requested files' extend fields
         self.chosen: dict[str, Type] = {}
         self.uses: set[str] = set()  # "enum", "datetime", "timedelta"
         self.mutable_defaults = False  # a field whose type ruff does not know is immutable
@@ -130,27 +185,32 @@ class Writer:
         self.done: set[str] = set()  # the top-level classes written so far
 
     def run(self) -> str:
+        self.prepare()
+        return self.render()
+
+    def prepare(self) -> None:
+        """Choose the types this module declares and name their classes."""
         for name in self.targets:
             if name not in self.index.files:
                 raise GenError(f"{name} is not in protoc's output")
         # The requested files' types, then whatever they use from elsewhere.
         pending = [t for t in self.index.types.values() if t.file.name in self.targets]
-        services = [
+        self.services = [
             (fd, i, s)
             for fd in (self.index.files[name] for name in self.targets)
             for i, s in enumerate(fd.service)
         ]
-        pending += self._service_types(services)
-        extensions = _genext.declared(self)
-        pending += _genext.types_used(self, extensions)
+        pending += self._service_types(self.services)
+        self.extensions = _genext.declared(self)
+        pending += _genext.types_used(self, self.extensions)
         while pending:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
                 continue
             if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
-                if t.enum is not None:  # NullValue: its members are named through pa
-                    t.py_name = _WELL_KNOWN[t.full_name]
                 continue
+            if self.layout is not None and t.file.name not in self.targets:
+                continue  # another file's module declares it
             self.chosen[t.full_name] = t
             if t.parent is not None:  # a nested class needs the class around it
                 pending.append(t.parent)
@@ -160,6 +220,9 @@ class Writer:
                     if ref is not None:
                         pending.append(ref)
         self._name_types()
+
+    def render(self) -> str:
+        services = self.services
         top = [t for t in self.chosen.values() if t.parent is None]
         enums = [t for t in top if t.enum is not None]
         messages = [t for t in top if t.message is not None]
@@ -167,12 +230,16 @@ class Writer:
         for t in messages:
             blocks.append(self._message(t))
             self.done.add(t.full_name)
-        if extensions:
-            blocks.append(_genext.render(self, extensions))
+        first_is_code = not blocks and bool(self.extensions)  # after imports: one blank line
+        if self.extensions:
+            blocks.append(_genext.render(self, self.extensions))
         blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
-        return self._header() + "\n\n\n".join(blocks) + "\n"
+        header = self._header()
+        if first_is_code:
+            header = header.rstrip("\n") + "\n\n"
+        return header + "\n\n\n".join(blocks) + "\n"
 
     def _ref_type(self, f: d.FieldDescriptorProto) -> Type | None:
         if not f.type_name:
@@ -195,7 +262,9 @@ class Writer:
             if t.file.name in self.targets:
                 first_package = t.file.package or ""
                 break
-        self.package = _claimable(first_package)
+        self.package = first_package
+        if self.layout is None and first_package.split(".")[:2] == ["google", "protobuf"]:
+            self.package = ""  # copies of Google's types: see _claimable
         top = [t for t in self.chosen.values() if t.parent is None]
         for t in top:
             base = t.name
@@ -260,6 +329,11 @@ class Writer:
             lines += [*std, ""]
         if "pa" in self.uses:
             lines += ["import protoattr as pa", ""]
+        if self.layout is not None and self.imports:
+            layout, here = self.layout, self.targets[0]
+            for name in sorted(self.imports, key=lambda n: layout.module_parts(n)):
+                lines += layout.import_lines(here, name)
+            lines.append("")
         if self.package and "dataclass" in self.uses:  # the messages' full names
             lines += [f"__protobuf_package__ = {str_literal(self.package)}", ""]
         return "\n".join(lines) + "\n\n"
@@ -297,7 +371,21 @@ class Writer:
         if t.full_name not in self.chosen and t.full_name in _RPC_WELL_KNOWN:
             self.uses.add("pa")
             return _RPC_WELL_KNOWN[t.full_name]
-        return t.py_name
+        return self._py_ref(t)
+
+    def _py_ref(self, t: Type) -> str:
+        """How this module names the class of ``t``: its own, another module's (imported),
+        or protoattr's (a well-known enum: ``pa.NullValue``)."""
+        if t.full_name in self.chosen:
+            return t.py_name
+        if t.full_name in self.well_known:
+            self.uses.add("pa")
+            return self.well_known[t.full_name]
+        if self.layout is None:
+            raise GenError(f"type {t.full_name} was not generated")
+        file_name = t.file.name or ""
+        self.imports.add(file_name)
+        return f"{self.layout.alias(file_name)}.{t.py_name}"
 
     def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
         """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
@@ -363,9 +451,8 @@ class Writer:
             lines.append(f"{inner}# protobuf name: {t.full_name.lstrip('.')}")
         for i, v in enumerate(t.enum.value):
             loc = t.comments.get((*t.path, 2, i))
-            lines += comment_lines(loc, inner)
             name = enum_member(v.name or f"VALUE_{i}")
-            lines.append(f"{inner}{name} = {v.number or 0}")
+            lines += commented([f"{inner}{name} = {v.number or 0}"], loc, inner)
         return "\n".join(lines)
 
     def _enum_member_name(
@@ -376,8 +463,10 @@ class Writer:
         by module name when ``t`` is top-level, else ``LAZY`` + the full path (a class
         body cannot see the classes around it: the caller defers it with a lambda)."""
         assert t.enum is not None
-        path = t.py_name
-        if where is not None and path.startswith(where.py_name + "."):
+        path = self._py_ref(t)
+        if t.full_name not in self.chosen:  # imported, or protoattr's: always visible
+            pass
+        elif where is not None and path.startswith(where.py_name + "."):
             path = path[len(where.py_name) + 1 :]
         elif t.parent is not None and t.outermost.full_name not in self.done:
             path = _LAZY + path
@@ -415,8 +504,8 @@ class Writer:
             options.append(f"extensions={ranges}")
         if self._short(t) != t.name:
             options.append(f"name={str_literal(t.name)}")
-        package = _claimable(t.file.package or "")
-        if t.parent is None and package != self.package:  # another package (or none)
+        package = _claimable(t, self.layout)
+        if t.parent is None and package != self.package:  # another package's, or none
             options.append(f"package={str_literal(package)}")
         deco = f"@pa.proto_contract({', '.join(options)})" if options else "@pa.proto_contract"
         kw_only = any(f.needs_value for f in fields)
@@ -437,8 +526,7 @@ class Writer:
         if (doc or nested) and fields:
             lines.append("")
         for f in fields:
-            lines += f.comment
-            lines += field_lines(f, inner)
+            lines += commented(field_lines(f, inner), f.loc, inner)
             if set(re.findall(r"[\w.]+", f.annotation)) - IMMUTABLE:
                 self.mutable_defaults = True
         if not doc and not fields and not nested:
@@ -450,7 +538,8 @@ class Writer:
         assert m is not None
         proto_name = f.name or f"field_{i}"
         number = f.number or 0
-        comment = comment_lines(t.comments.get((*t.path, 2, i)), pad)
+        loc = t.comments.get((*t.path, 2, i))
+        comment: list[str] = []  # rendered with the field, from loc
         features = t.features
         oneof: str | None = None
         if f.oneof_index is not None and not f.proto3_optional:
@@ -477,7 +566,7 @@ class Writer:
             annotation = f"dict[{key}, {value}]"
             options.append("default_factory=dict")
             options = self._named(options, name, proto_name)
-            return Field(name, proto_name, number, annotation, options, comment)
+            return Field(name, proto_name, number, annotation, options, comment, loc=loc)
 
         value = self._value_type(f)
         is_message = ftype in (_T.TYPE_MESSAGE, _T.TYPE_GROUP)
@@ -522,7 +611,9 @@ class Writer:
             for o in options
         ]
         options = self._named(options, name, proto_name)
-        return Field(name, proto_name, number, annotation, options, comment, oneof, needs_value)
+        return Field(
+            name, proto_name, number, annotation, options, comment, oneof, needs_value, loc
+        )
 
     @staticmethod
     def _named(options: list[str], name: str, proto_name: str) -> list[str]:
@@ -537,12 +628,16 @@ class Writer:
         if not f.type_name:
             raise GenError(f"field {f.name} has neither a scalar type nor a type name")
         ref = self.chosen.get(f.type_name)
-        if ref is None and f.type_name in _WELL_KNOWN and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
-            py = _WELL_KNOWN[f.type_name]
+        known = self.well_known
+        if ref is None and f.type_name in known and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
+            py = known[f.type_name]
             self.uses.add("pa" if py.startswith("pa.") else py)
             return py
         if ref is None:
-            raise GenError(f"field {f.name}: type {f.type_name} was not generated")
+            other = self.index.types.get(f.type_name)
+            if other is None or self.layout is None:
+                raise GenError(f"field {f.name}: type {f.type_name} was not generated")
+            return self._py_ref(other)
         return ref.py_name
 
     def _packed(self, t: Type, f: d.FieldDescriptorProto, features: Features) -> bool:

@@ -28,6 +28,7 @@ class Field:
     comment: list[str]
     oneof: str | None = None
     needs_value: bool = False  # no default: a required field
+    loc: d.Location | None = None  # its comments
 
 
 # -- source text helpers ------------------------------------------------------------------
@@ -46,6 +47,9 @@ def field_lines(f: Field, pad: str = "    ") -> list[str]:
         # split where ruff format would: around the value, else around the annotation
         if len(f"{pad}{f.name}: {f.annotation} = (") <= WIDTH and len(f"{pad}    {call}") <= WIDTH:
             return [f"{pad}{f.name}: {f.annotation} = (", f"{pad}    {call}", f"{pad})"]
+        head, bracket, inner = f.annotation.partition("[")
+        if bracket and f.annotation.endswith("]"):  # ruff splits the subscript first
+            return [f"{pad}{f.name}: {head}[", f"{pad}    {inner[:-1]}", f"{pad}] = {call}"]
         return [f"{pad}{f.name}: (", f"{pad}    {f.annotation}", f"{pad}) = {call}"]
     return wrap_call(f"{f.name}: {f.annotation} = {call}", pad)
 
@@ -188,7 +192,21 @@ def _clean(text: str) -> list[str]:
 
 # Characters ruff flags as ambiguous in comments and docstrings (RUF002/RUF003).
 _AMBIGUOUS = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",  # minus sign (google/type/quaternion.proto)
+        "\u00a0": " ",
+        "\u00d7": "x",
+    }
 )
 
 
@@ -196,20 +214,49 @@ def _plain(line: str) -> str:
     return line.translate(_AMBIGUOUS)
 
 
+_LIST_ITEM = re.compile(r"([-*+#|>]|\d+[.)])(\s|$)")
+
+
 def _wrapped(lines: list[str], width: int) -> list[str]:
+    """``lines`` fitted to ``width``: a paragraph (lines of one indentation, none blank,
+    none starting a list item) with a line too long is wrapped as a whole, so no short
+    fragment is left between its lines; other paragraphs keep their author's breaks."""
     out: list[str] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if any(len(x) > width for x in paragraph):
+            lead = paragraph[0][: len(paragraph[0]) - len(paragraph[0].lstrip())]
+            text = " ".join(x.strip() for x in paragraph)
+            out.extend(
+                textwrap.wrap(
+                    text,
+                    width,
+                    initial_indent=lead,
+                    subsequent_indent=lead,
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+                or paragraph
+            )
+        else:
+            out.extend(paragraph)
+        paragraph.clear()
+
     for line in lines:
-        if len(line) <= width:
+        lead = line[: len(line) - len(line.lstrip())]
+        starts = not line.strip() or bool(_LIST_ITEM.match(line.lstrip()))
+        if paragraph and (
+            starts
+            or not paragraph[0].startswith(lead)
+            or len(lead) != len(paragraph[0]) - len(paragraph[0].lstrip())
+        ):
+            flush()
+        if not line.strip():
             out.append(line)
             continue
-        lead = line[: len(line) - len(line.lstrip())]
-        out += textwrap.wrap(
-            line,
-            width,
-            subsequent_indent=lead,
-            break_long_words=False,
-            break_on_hyphens=False,
-        ) or [line]
+        paragraph.append(line)
+    flush()
     return out
 
 
@@ -227,13 +274,34 @@ def docstring_lines(loc: d.Location | None, indent: str) -> list[str]:
         if line.endswith('"'):
             line += " "
         return [f'{indent}"""{line}"""']
-    body = [f"{indent}{x}" if x else "" for x in lines]
-    return [f'{indent}"""{lines[0]}', *body[1:], f'{indent}"""']
+    # ruff format re-indents a docstring's later lines by their common indentation
+    rest = textwrap.dedent("\n".join(lines[1:])).split("\n")
+    body = [f"{indent}{x}" if x else "" for x in rest]
+    return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
 
 
-def comment_lines(loc: d.Location | None, indent: str) -> list[str]:
+def comment_lines(loc: d.Location | None, indent: str, *, trailing: bool = True) -> list[str]:
+    """The ``# ...`` lines of a declaration's leading comments (and trailing ones)."""
     if loc is None:
         return []
-    lines = _clean(loc.leading_comments or "") + _clean(loc.trailing_comments or "")
+    lines = _clean(loc.leading_comments or "")
+    if trailing:
+        lines += _clean(loc.trailing_comments or "")
     lines = _wrapped(lines, WIDTH - len(indent) - 2)
     return [f"{indent}# {x}".rstrip() for x in lines]
+
+
+def commented(declaration: list[str], loc: d.Location | None, indent: str) -> list[str]:
+    """A declaration with its comments: the leading ones above it, and a trailing one
+    (protoc's comment after the value on its line) at the end of its line when it has
+    one line and the comment fits there, else above it after the leading ones: either
+    way with its own value, not before the next one."""
+    lines = comment_lines(loc, indent, trailing=False)
+    tail = _clean(loc.trailing_comments or "") if loc is not None else []
+    if len(tail) == 1 and len(declaration) == 1:
+        line = f"{declaration[0]}  # {tail[0]}"
+        if len(line) <= WIDTH:
+            return [*lines, line]
+    if tail:
+        lines += [f"{indent}# {x}".rstrip() for x in _wrapped(tail, WIDTH - len(indent) - 2)]
+    return [*lines, *declaration]

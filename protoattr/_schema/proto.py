@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Any
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
 from .._core.names import _PACKAGE, nested_in, scoped_name
-from .._core.types import INT_RANGES, PACKABLE, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 from . import extensions as _schemaext
@@ -84,6 +84,11 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WELL_KNOWN = {
     Kind.TIMESTAMP: "google/protobuf/timestamp.proto",
     Kind.DURATION: "google/protobuf/duration.proto",
+    # protobuf-net's own forms, as its GetProto imports them
+    Kind.BCL_DATETIME: "protobuf-net/bcl.proto",
+    Kind.BCL_TIMESPAN: "protobuf-net/bcl.proto",
+    Kind.BCL_DECIMAL: "protobuf-net/bcl.proto",
+    Kind.BCL_GUID: "protobuf-net/bcl.proto",
 }
 _INDENT = "  "
 
@@ -103,12 +108,12 @@ def schema(
     (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     roots = _export_roots(cls, syntax, package, "schema() needs at least one contract class")
-    from .services import render_services, split_services
+    from .services import split_services
 
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
     exporter.services = services
-    return exporter.run(roots) + render_services(exporter, services)
+    return exporter.run(roots)
 
 
 def schema_files(
@@ -129,7 +134,12 @@ def schema_files(
     ``.proto`` imports cannot be circular.
     """
     roots = _export_roots(cls, syntax, package, "schema_files() needs at least one contract class")
-    return _Exporter(model, syntax, package).run_files(roots)
+    from .services import split_services
+
+    roots, services, _ = split_services(model, roots, package, one_package=False)
+    exporter = _Exporter(model, syntax, package)
+    exporter.services = services
+    return exporter.run_files(roots)
 
 
 def _export_roots(
@@ -259,7 +269,22 @@ class _Exporter:
 
     def run_files(self, roots: list[type]) -> dict[str, str]:
         self.discover(roots)
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in self.assign_homes():
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        self.check_acyclic(uses)
+        return files
+
+    def assign_homes(self) -> list[str | None]:
+        """Give every message and enum the package of the file that declares it; the
+        packages, in the order they were reached (services' packages included)."""
         default = self.package
+        if default is None and self.services:  # unpackaged contracts join the services
+            default = self.services[0].package or None
         for cls, message in self.messages.items():  # in the order they were reached
             if message.info.package is not None or default is not None:
                 self.home[cls] = message.info.package or default
@@ -282,13 +307,13 @@ class _Exporter:
             while (parent := self._parent(outer)) is not None:
                 outer = parent
             self.home[cls] = self.home[outer]
-        files: dict[str, str] = {}
-        uses: dict[str, set[str]] = {}
-        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
-            self.package = pkg
-            self.file_imports = set()
-            files[file_of(pkg)] = self._render()
-            uses[file_of(pkg)] = set(self.file_imports)
+        packages = [self.home[c] for c in self.messages if self.messages[c].as_message]
+        packages += [s.package or None for s in self.services]
+        return list(dict.fromkeys(packages))
+
+    @staticmethod
+    def check_acyclic(uses: dict[str, set[str]]) -> None:
+        """Refuse files that import each other (``uses``: file -> the files it imports)."""
         for a, imported in uses.items():
             for b in imported:
                 if a in uses.get(b, set()):
@@ -296,7 +321,6 @@ class _Exporter:
                         f"the packages of {a} and {b} refer to each other, which .proto "
                         "imports cannot: move the contracts that do into one package"
                     )
-        return files
 
     def _reaches(self, cls: type) -> set[type]:
         """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
@@ -453,6 +477,13 @@ class _Exporter:
                 body += self._enum(enum_cls)
                 body.append("")
         body += _schemaext.extend_blocks(self)
+        services = [
+            s for s in self.services if not self.home or (s.package or None) == self.package
+        ]
+        if services:
+            from .services import render_services
+
+            body.append(render_services(self, services).strip("\n"))
         out: list[str] = []
         if self.syntax == "editions":
             out.append('edition = "2023";')
@@ -765,6 +796,8 @@ class _Exporter:
                 root = self._root(vt.py_type)
                 return self._declared_ref(root, self.model.info(root).scoped_name, shadow)
             return self._declared_ref(vt.py_type, scoped_name(vt.py_type), shadow)
+        if kind in BCL_KINDS:
+            return f".{kind.value}"  # as protobuf-net's GetProto names them
         return str(kind.value)
 
     def _root(self, cls: type) -> type:
@@ -789,7 +822,7 @@ class _Exporter:
 
 def _message_like(vt: ValueType) -> bool:
     """Messages, Timestamp and Duration: presence is always explicit."""
-    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION)
+    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or vt.kind in BCL_KINDS
 
 
 def _wire_value(vt: ValueType, default: Any) -> Any:
