@@ -421,3 +421,13 @@ def test_anys_nested_past_max_depth_are_a_decode_error() -> None:
         pa.to_text(obj)
     shallow = wkt.Everything(any=pa.Any.pack(wkt.Everything(any=pa.Any.pack(wkt.Order(id=1)))))
     assert pa.to_text(shallow).count("[type.googleapis.com/") == 2
+
+
+def test_protobuf_nets_bcl_forms_print_as_their_messages() -> None:
+    from tests import test_bcl_schema as bcl
+
+    cls = bcl.upb_class()
+    for obj in [bcl.Order(datetime.min), bcl.Order(datetime(1970, 1, 1)), bcl.ORDER]:
+        text = check_print(obj, cls)
+        check_parse(bcl.Order, cls, text)
+    assert "scale: MILLISECONDS" in pa.to_text(bcl.ORDER)

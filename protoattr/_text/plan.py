@@ -34,7 +34,7 @@ from .._core.contract import (
     zero_value,
 )
 from .._core.errors import ContractError
-from .._core.types import PACKABLE, Kind
+from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from .._json.write import _is_zero
 
@@ -51,7 +51,9 @@ _WIRE = {
     Kind.FIXED32: I32, Kind.SFIXED32: I32, Kind.FLOAT: I32,
     Kind.STRING: LEN, Kind.BYTES: LEN, Kind.MESSAGE: LEN,
     Kind.TIMESTAMP: LEN, Kind.DURATION: LEN,
+    Kind.BCL_DATETIME: LEN, Kind.BCL_TIMESPAN: LEN, Kind.BCL_DECIMAL: LEN, Kind.BCL_GUID: LEN,
 }  # fmt: skip
+_MESSAGE_LIKE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION}) | BCL_KINDS
 
 
 class EnumPlan:
@@ -157,6 +159,44 @@ class MessagePlan:
                     o.number for o in self.fields if o.oneof == f.oneof and o is not f
                 )
         self.by_name = {f.name if not f.group else f.name.lower(): f for f in self.fields}
+
+
+# ------------------------------------------------------------------- bcl.proto
+
+_SCALES = {0: "DAYS", 1: "HOURS", 2: "MINUTES", 3: "SECONDS", 4: "MILLISECONDS", 5: "TICKS",
+           15: "MINMAX"}  # fmt: skip
+_BCL: dict[Kind, MessagePlan] = {}
+
+
+def bcl_plan(kind: Kind) -> MessagePlan:
+    """The message of protobuf-net's ``bcl.proto`` a bcl kind travels as (proto3 there)."""
+    found = _BCL.get(kind)
+    if found is not None:
+        return found
+    name = {Kind.BCL_DATETIME: "DateTime", Kind.BCL_TIMESPAN: "TimeSpan",
+            Kind.BCL_DECIMAL: "Decimal", Kind.BCL_GUID: "Guid"}[kind]  # fmt: skip
+    plan = MessagePlan(None, f"bcl.{name}")
+    if kind in (Kind.BCL_DATETIME, Kind.BCL_TIMESPAN):
+        parts = [("value", 1, Kind.SINT64, None), ("scale", 2, Kind.ENUM, "TimeSpanScale")]
+        if kind is Kind.BCL_DATETIME:
+            parts.append(("kind", 3, Kind.ENUM, "DateTimeKind"))
+    elif kind is Kind.BCL_DECIMAL:
+        parts = [("lo", 1, Kind.UINT64, None), ("hi", 2, Kind.UINT32, None),
+                 ("signScale", 3, Kind.UINT32, None)]  # fmt: skip
+    else:
+        parts = [("lo", 1, Kind.FIXED64, None), ("hi", 2, Kind.FIXED64, None)]
+    for index, (field_name, number, field_kind, enum_name) in enumerate(parts):
+        fp = FieldPlan(number, field_name, field_kind)
+        fp.implicit = True
+        fp.index = index
+        if enum_name == "TimeSpanScale":
+            fp.enum = EnumPlan(f"bcl.{name}.TimeSpanScale", dict(_SCALES))
+        elif enum_name == "DateTimeKind":
+            names = {0: "UNSPECIFIED", 1: "UTC", 2: "LOCAL"}
+            fp.enum = EnumPlan("bcl.DateTime.DateTimeKind", names)
+        plan.fields.append(fp)
+    plan.finish()
+    return _BCL.setdefault(kind, plan)
 
 
 # ------------------------------------------------------------------- extensions
@@ -379,7 +419,7 @@ class _Builder:
         vt = f.value
         if self.proto2 or f.oneof is not None or f.required or f.label is Label.OPTIONAL:
             return False
-        if vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+        if vt.kind in _MESSAGE_LIKE:
             return False
         if vt.kind is Kind.ENUM and vt.closed:
             return False
@@ -389,6 +429,10 @@ class _Builder:
         return bool(_is_zero(vt, default))
 
     def _value(self, fp: FieldPlan, vt: ValueType) -> FieldPlan:
+        if vt.kind in BCL_KINDS:
+            fp.kind = Kind.MESSAGE
+            fp.message = bcl_plan(vt.kind)
+            return fp
         target = self._target(vt)
         if target is not None:
             fp.kind = Kind.MESSAGE
