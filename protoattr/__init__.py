@@ -32,8 +32,10 @@ from ._service import CallContext, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
+    deserialize_items_async,
     deserialize_with_length_prefix,
     serialize_items,
+    serialize_items_async,
     serialize_with_length_prefix,
 )
 from ._typemodel import TypeModel, default_model
@@ -116,6 +118,7 @@ __all__ = [
     "deserialize",
     "deserialize_from",
     "deserialize_items",
+    "deserialize_items_async",
     "deserialize_with_length_prefix",
     "field",
     "fixed32",
@@ -132,6 +135,7 @@ __all__ = [
     "rpc",
     "serialize",
     "serialize_items",
+    "serialize_items_async",
     "serialize_to",
     "serialize_with_length_prefix",
     "service",
