@@ -11,19 +11,15 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime
-import decimal
 import enum
 import inspect
 import sys
 import threading
 import types
 import typing
-import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, Union
-
-import attrs
 
 from . import convert as _convert
 from . import names as _names
@@ -163,6 +159,13 @@ class ValueMarker:
 
     def value_type(self) -> ValueType:
         raise NotImplementedError
+
+
+def _is_attrs(cls: object) -> bool:
+    """``attrs.has(cls)`` without importing attrs: an attrs class carries
+    ``__attrs_attrs__``, and only a program that imported attrs has one, so
+    ``import protoattr`` does not pay for importing attrs (about 10 ms)."""
+    return isinstance(cls, type) and getattr(cls, "__attrs_attrs__", None) is not None
 
 
 def _marker(metadata: list[Any]) -> ValueMarker | None:
@@ -440,7 +443,9 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                 )
             )
         return found, "init", frozen
-    if attrs.has(cls):
+    if _is_attrs(cls):
+        import attrs  # an attrs class exists: attrs is imported already
+
         # attrs installs its own __setattr__ on frozen classes
         frozen = getattr(getattr(cls, "__setattr__", None), "__name__", "") == "_frozen_setattrs"
         for a in attrs.fields(cls):
@@ -527,7 +532,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
     """``@dataclass`` written above ``@proto_contract`` leaves ``field()`` objects as
     plain class attributes when the contract is declared.  That is unambiguous:
     resolve the contract on first use, once the dataclass decorator has run."""
-    if dataclasses.is_dataclass(cls) or attrs.has(cls) or _pydantic_base(cls) is not None:
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls) or _pydantic_base(cls) is not None:
         return
     tagged = [name for name, value in vars(cls).items() if _is_tagged_field(value)]
     if not tagged:
@@ -544,7 +549,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
 def not_a_contract(cls: type) -> ContractError:
     """The error for a class used as a contract that is not one, saying why if it can."""
     qual = cls.__qualname__
-    if dataclasses.is_dataclass(cls) or attrs.has(cls):
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls):
         for declared in list(_DECLARED):
             if (
                 declared is not cls
@@ -639,8 +644,8 @@ def _inherited_names(cls: type) -> set[str]:
             names.update(hints)
             if dataclasses.is_dataclass(base):
                 names.update(f.name for f in dataclasses.fields(base))
-            elif attrs.has(base):
-                names.update(a.name for a in attrs.fields(base))
+            elif _is_attrs(base):
+                names.update(a.name for a in base.__attrs_attrs__)  # type: ignore[attr-defined]
     return names
 
 
@@ -872,7 +877,7 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if isinstance(bare, type) and bare in _DECLARED:
         return ValueType(Kind.MESSAGE, bare)
     if isinstance(bare, type) and (
-        dataclasses.is_dataclass(bare) or attrs.has(bare) or _pydantic_base(bare) is not None
+        dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
     ):
         raise ContractError(f"{where}: {not_a_contract(bare)}")
     origin = typing.get_origin(bare)
@@ -883,12 +888,15 @@ def _value_type(where: str, annotation: Any) -> ValueType:
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
     """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
-    if bare is decimal.Decimal:
+    # a Decimal or a UUID class exists only once its module is imported: look, don't import
+    decimal = sys.modules.get("decimal")
+    uuid = sys.modules.get("uuid")
+    if decimal is not None and bare is decimal.Decimal:
         return ValueType(
             Kind.STRING, None, False, bare, _convert.decimal_to_str, _convert.str_to_decimal,
             decimal.Decimal(0),
         )  # fmt: skip
-    if bare is uuid.UUID:
+    if uuid is not None and bare is uuid.UUID:
         if _convert.Format.BYTES in metadata:
             return ValueType(
                 Kind.BYTES, None, False, bare, _convert.uuid_to_bytes, _convert.bytes_to_uuid,
