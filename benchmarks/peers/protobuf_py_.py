@@ -49,14 +49,20 @@ def warm_up() -> None:
 _Book = book_pb.Book
 
 
+def book_to_msg(book: Book) -> Any:
+    return _Book(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
+
+
+def book_from_msg(m: Any) -> Book:
+    return Book(m.isbn, m.title, m.author, m.pagecount)
+
+
 def encode_book(book: Book) -> bytes:
-    m = _Book(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
-    return m.to_binary()  # type: ignore[no-any-return]
+    return book_to_msg(book).to_binary()  # type: ignore[no-any-return]
 
 
 def decode_book(data: bytes) -> Book:
-    m = _Book.from_binary(data)
-    return Book(m.isbn, m.title, m.author, m.pagecount)
+    return book_from_msg(_Book.from_binary(data))
 
 
 # --- tasks --------------------------------------------------------------------
@@ -77,7 +83,7 @@ def _timestamp() -> Any:
 _Timestamp = _timestamp()
 
 
-def encode_tasks(tasks: list[Task]) -> bytes:
+def tasks_to_msg(tasks: list[Task]) -> Any:
     out = []
     for t in tasks:
         d = t.created_at - _EPOCH  # exact integer seconds/nanos, as for upb
@@ -91,11 +97,10 @@ def encode_tasks(tasks: list[Task]) -> bytes:
                 content=t.content,
             )
         )
-    return _TaskList(tasks=out).to_binary()  # type: ignore[no-any-return]
+    return _TaskList(tasks=out)
 
 
-def decode_tasks(data: bytes) -> list[Task]:
-    msg = _TaskList.from_binary(data)
+def tasks_from_msg(msg: Any) -> list[Task]:
     return [
         Task(
             m.id,
@@ -108,14 +113,22 @@ def decode_tasks(data: bytes) -> list[Task]:
     ]
 
 
+def encode_tasks(tasks: list[Task]) -> bytes:
+    return tasks_to_msg(tasks).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_tasks(data: bytes) -> list[Task]:
+    return tasks_from_msg(_TaskList.from_binary(data))
+
+
 # --- boilers ------------------------------------------------------------------
 
 _AllBoilers = boilers_pb.AllBoilers
 _Boiler = boilers_pb.Boiler
 
 
-def encode_boilers(obj: AllBoilers) -> bytes:
-    msg = _AllBoilers(
+def boilers_to_msg(obj: AllBoilers) -> Any:
+    return _AllBoilers(
         Boiler=[
             _Boiler(
                 BoilerId=b.boiler_id,
@@ -129,11 +142,17 @@ def encode_boilers(obj: AllBoilers) -> bytes:
             for b in obj.boilers
         ]
     )
-    return msg.to_binary()  # type: ignore[no-any-return]
+
+
+def encode_boilers(obj: AllBoilers) -> bytes:
+    return boilers_to_msg(obj).to_binary()  # type: ignore[no-any-return]
 
 
 def decode_boilers(data: bytes) -> AllBoilers:
-    msg = _AllBoilers.from_binary(data)
+    return boilers_from_msg(_AllBoilers.from_binary(data))
+
+
+def boilers_from_msg(msg: Any) -> AllBoilers:
     return AllBoilers(
         boilers=[
             Boiler(
@@ -166,15 +185,22 @@ def _record(r: DnsRecord) -> Any:
     return m
 
 
-def encode_dns(obj: DnsResponse) -> bytes:
-    return _DnsResponse(records=[_record(r) for r in obj.records]).to_binary()  # type: ignore[no-any-return]
+def dns_to_msg(obj: DnsResponse) -> Any:
+    return _DnsResponse(records=[_record(r) for r in obj.records])
 
 
-def decode_dns(data: bytes) -> DnsResponse:
-    msg = _DnsResponse.from_binary(data)
+def dns_from_msg(msg: Any) -> DnsResponse:
     return DnsResponse(
         records=[DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl) for m in msg.records]
     )
+
+
+def encode_dns(obj: DnsResponse) -> bytes:
+    return dns_to_msg(obj).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_dns(data: bytes) -> DnsResponse:
+    return dns_from_msg(_DnsResponse.from_binary(data))
 
 
 CODECS: dict[str, Any] = {
