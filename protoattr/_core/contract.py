@@ -138,13 +138,20 @@ class ContractInfo:
     @property
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
-        (``None``: the contract has none)."""
+        (``None``: the contract has none); a nested contract has its outermost's."""
+        if self.cls in _DECLARED:
+            return _names.package_of_class(self.cls)
         return _names.package_of(self.cls, self.options.package)
+
+    @property
+    def scoped_name(self) -> str:
+        """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
+        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
 
     @property
     def full_name(self) -> str:
         """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
-        return _names.full_name(self.name, self.package)
+        return _names.full_name(self.scoped_name, self.package)
 
 
 class ValueMarker:

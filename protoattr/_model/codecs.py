@@ -23,7 +23,6 @@ from .._core.contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
-    declared_options,
     declared_subtypes,
     is_contract,
     iter_message_types,
@@ -694,17 +693,18 @@ class CodecModel:
     # -- full names --------------------------------------------------------------
 
     def full_name(self, cls: type) -> str:
-        """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        """The protobuf full name of contract or enum ``cls`` (``package.Name``; a class
+        nested in a contract is named inside it: ``package.Order.Line``)."""
+        import enum
+
         from .._core import names as _names
 
-        if not is_contract(cls):
+        if not is_contract(cls) and not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
             raise ContractError(
                 f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
                 "@proto_contract"
             )
-        options = declared_options(cls)
-        package = _names.package_of(cls, options.package)
-        return _names.full_name(options.name or cls.__name__, package)
+        return _names.full_name_of(cls)
 
     def find(self, full_name: str) -> type | None:
         """The contract class whose full name is ``full_name`` (``None`` when none is).
