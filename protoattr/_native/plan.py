@@ -18,9 +18,7 @@ backend's own.
 from __future__ import annotations
 
 import dataclasses
-import decimal
 import struct
-import uuid
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -96,14 +94,23 @@ _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
     Kind.DURATION: (encode_duration, decode_duration),
 }
-#: the bcl.proto kinds (bcl.c): the Python helpers the engine hands anything unusual to,
-#: and the class it builds (Decimal, UUID; given as the domain, with no conversion)
-_BCL_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any], type | None]] = {
-    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime, None),
-    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan, None),
-    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal),
-    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid, uuid.UUID),
-}
+
+
+def _bcl_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any], type | None]:
+    """A bcl.proto kind's (bcl.c) Python helpers, which the engine hands anything unusual
+    to, and the class it builds (Decimal, UUID; given as the domain, with no conversion).
+    ``decimal`` and ``uuid`` are imported here, by a plan that has such a field."""
+    if kind is Kind.BCL_DATETIME:
+        return _bcl.encode_datetime, _bcl.decode_datetime, None
+    if kind is Kind.BCL_TIMESPAN:
+        return _bcl.encode_timespan, _bcl.decode_timespan, None
+    if kind is Kind.BCL_DECIMAL:
+        import decimal
+
+        return _bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal
+    import uuid
+
+    return _bcl.encode_guid, _bcl.decode_guid, uuid.UUID
 
 
 def _wire_type(kind: Kind) -> int:
@@ -499,8 +506,8 @@ class NativeBackend:
             plain = not issubclass(enum_cls, int)
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
-        elif vt.kind in _BCL_HELPERS:
-            encode, decode, domain = _BCL_HELPERS[vt.kind]
+        elif vt.kind in BCL_KINDS:
+            encode, decode, domain = _bcl_helpers(vt.kind)
             if vt.with_kind:
                 encode = _bcl.encode_datetime_kind
             zero = zero_value(vt)
