@@ -6,6 +6,8 @@ Written by ``protoattr gen test_messages_proto2.proto`` and then reviewed: the c
 a class body (``__field_name13``, ``__Field_name14``) keep their protobuf names
 with ``name=``.  Durations and timestamps are ``pa.Duration``/``pa.Timestamp``
 (``gen`` writes ``timedelta``/``datetime``), which keep every value the suite sends.
+The ``default_*`` fields are ``Optional`` without their ``[default = ...]``: a protoattr
+field with a default does not write that value, and upb keeps the presence of one set to it.
 The proto2 extensions (``extension_int32``, the message-set extensions) are not
 declared here: ``gen`` does not write ``extend`` blocks.
 """
@@ -160,21 +162,21 @@ class TestAllTypesProto2:
         119, default=None, oneof="oneof_field"
     )
     data: TestAllTypesProto2_Data | None = pa.field(201, default=None, group=True)
-    default_int32: pa.int32 = pa.field(241, default=-123456789)
-    default_int64: int = pa.field(242, default=-9123456789123456789)
-    default_uint32: pa.uint32 = pa.field(243, default=2123456789)
-    default_uint64: pa.uint64 = pa.field(244, default=10123456789123456789)
-    default_sint32: pa.sint32 = pa.field(245, default=-123456789)
-    default_sint64: pa.sint64 = pa.field(246, default=-9123456789123456789)
-    default_fixed32: pa.fixed32 = pa.field(247, default=2123456789)
-    default_fixed64: pa.fixed64 = pa.field(248, default=10123456789123456789)
-    default_sfixed32: pa.sfixed32 = pa.field(249, default=-123456789)
-    default_sfixed64: pa.sfixed64 = pa.field(250, default=-9123456789123456789)
-    default_float: pa.float32 = pa.field(251, default=9000000000.0)
-    default_double: float = pa.field(252, default=7e22)
-    default_bool: bool = pa.field(253, default=True)
-    default_string: str = pa.field(254, default="Rosebud")
-    default_bytes: bytes = pa.field(255, default=b"joshua")
+    default_int32: pa.int32 | None = pa.field(241, default=None)
+    default_int64: int | None = pa.field(242, default=None)
+    default_uint32: pa.uint32 | None = pa.field(243, default=None)
+    default_uint64: pa.uint64 | None = pa.field(244, default=None)
+    default_sint32: pa.sint32 | None = pa.field(245, default=None)
+    default_sint64: pa.sint64 | None = pa.field(246, default=None)
+    default_fixed32: pa.fixed32 | None = pa.field(247, default=None)
+    default_fixed64: pa.fixed64 | None = pa.field(248, default=None)
+    default_sfixed32: pa.sfixed32 | None = pa.field(249, default=None)
+    default_sfixed64: pa.sfixed64 | None = pa.field(250, default=None)
+    default_float: pa.float32 | None = pa.field(251, default=None)
+    default_double: float | None = pa.field(252, default=None)
+    default_bool: bool | None = pa.field(253, default=None)
+    default_string: str | None = pa.field(254, default=None)
+    default_bytes: bytes | None = pa.field(255, default=None)
     fieldname1: pa.int32 | None = pa.field(401, default=None)
     field_name2: pa.int32 | None = pa.field(402, default=None)
     _field_name3: pa.int32 | None = pa.field(403, default=None)
