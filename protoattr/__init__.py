@@ -15,6 +15,7 @@ from ._core.contract import closed_enum, proto_contract
 from ._core.convert import UUIDBytes
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._core.fields import field, member
+from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
     fixed64,
@@ -143,5 +144,6 @@ __all__ = [
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 ]
