@@ -8,14 +8,15 @@ with ``name=``.  Durations and timestamps are ``pa.Duration``/``pa.Timestamp``
 (``gen`` writes ``timedelta``/``datetime``), which keep every value the suite sends.
 The ``default_*`` fields are ``Optional`` without their ``[default = ...]``: a protoattr
 field with a default does not write that value, and upb keeps the presence of one set to it.
-The proto2 extensions (``extension_int32``, the message-set extensions) are not
-declared here: ``gen`` does not write ``extend`` blocks.
+``extension_int32`` and the extension range are declared once ``pa.extension``
+exists; the message-set extensions are not.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 import protoattr as pa
 
@@ -43,7 +44,12 @@ class ForeignEnumProto2(enum.IntEnum):
     FOREIGN_BAZ = 2
 
 
-@pa.proto_contract(reserved=(range(1000, 10000),))
+# EXTENSIONS HOOK: where pa.extension exists (API.md section 11), TestAllTypesProto2
+# declares its extension range and extension_int32 (below), as the .proto does.
+_EXTENDABLE: dict[str, Any] = {"extensions": [(120, 200)]} if hasattr(pa, "extension") else {}
+
+
+@pa.proto_contract(reserved=(range(1000, 10000),), **_EXTENDABLE)
 @dataclass
 class TestAllTypesProto2:
     optional_int32: pa.int32 | None = pa.field(1, default=None)
@@ -270,3 +276,9 @@ class EnumOnlyProto2:
 @dataclass
 class OneStringProto2:
     data: str | None = pa.field(1, default=None)
+
+
+if hasattr(pa, "extension"):  # EXTENSIONS HOOK (see above)
+    extension_int32 = pa.extension(
+        TestAllTypesProto2, 120, pa.int32, name="protobuf_test_messages.proto2.extension_int32"
+    )
