@@ -20,6 +20,7 @@ class Plan:
         py_encode: Callable[[Any], bytes],
         py_decode: Callable[..., Any],
         hier_spec: tuple[Any, ...] | None = None,
+        budget_spec: tuple[int, Any, Callable[[str, int, int], BaseException]] | None = None,
         /,
     ) -> None: ...
     def encode(self, obj: Any, /) -> bytes: ...

@@ -110,8 +110,17 @@ class _Budget(threading.local):
 BUDGET = _Budget()
 
 
+class TooManyMessages(DecodeError):
+    """The decode crossed ``max_messages``: a :class:`DecodeError` that is final, in that
+    the C engine does not hand it to the Python codec as it does its other failures
+    (running the decode again would build the same messages, more slowly)."""
+
+    _protoattr_final = True
+
+
 def too_many_messages(qualname: str, max_messages: int, pos: int) -> DecodeError:
-    return DecodeError(
+    """The error of crossing the bound, raised by both backends (the engine calls this)."""
+    return TooManyMessages(
         f"{qualname}: the input builds more than max_messages={max_messages} messages", pos
     )
 

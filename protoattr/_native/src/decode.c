@@ -14,6 +14,7 @@
 #include "timefmt.h"
 #include "convert.h"
 #include "stack.h"
+#include "budget.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
@@ -34,10 +35,11 @@ static PyObject *call_back_decode(Ctx *c, PyObject *codec, const unsigned char *
     PyObject *pos = py_ssize(p - c->base);
     PyObject *end = py_ssize(e - c->base);
     PyObject *dep = py_ssize(depth);
-    PyObject *out = NULL;
-    if (pos && end && dep) {
+    PyObject *out = NULL, *saved;
+    if (pos && end && dep && budget_lend(c, &saved) == 0) {
         PyObject *args[5] = {c->bufobj, pos, end, dep, Py_None};
         out = PyObject_Vectorcall(dec, args, 5, NULL);
+        if (budget_back(c, saved) < 0) Py_CLEAR(out);
     }
     Py_XDECREF(pos);
     Py_XDECREF(end);
@@ -67,10 +69,11 @@ static PyObject *empty_wire_message(Ctx *c, const ValueSpec *vs, Py_ssize_t dept
     }
     PyObject *zero = PyLong_FromLong(0);
     PyObject *dep = py_ssize(depth);
-    PyObject *out = NULL;
-    if (zero && dep) {
+    PyObject *out = NULL, *saved;
+    if (zero && dep && budget_lend(c, &saved) == 0) {
         PyObject *args[5] = {c->st->empty_bytes, zero, zero, dep, Py_None};
         out = PyObject_Vectorcall(dec, args, 5, NULL);
+        if (budget_back(c, saved) < 0) Py_CLEAR(out);
     }
     Py_XDECREF(zero);
     Py_XDECREF(dep);
@@ -538,6 +541,9 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
     if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
         return NULL;
     }
+    if (take_message(c, plan, p) < 0) {
+        return NULL;
+    }
     Py_ssize_t n = plan->nfields;
     PyObject *small[24];
     PyObject **vals = small;
@@ -617,14 +623,14 @@ done:
 
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
+    Ctx c;
+    ctx_start(&c, st, plan, buf, 0);
     return decode_message(&c, plan, c.base + pos, c.base + end, depth);
 }
 
-PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
-                             Py_ssize_t end) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
-    const unsigned char *p = c.base + pos, *e = c.base + end;
+static PyObject *decode_list(Ctx *c, Plan *plan, Py_ssize_t pos, Py_ssize_t end) {
+    const unsigned char *p = c->base + pos, *e = c->base + end;
+    /* the list itself is no message: its items count (as in the Python list codec) */
     PyObject *items = PyList_New(0);
     if (items == NULL) {
         return NULL;
@@ -637,11 +643,11 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
         if (tag == 10) {
             const unsigned char *item_end;
             if (read_len(&p, e, &item_end) < 0
-                || list_append_new(items, decode_message(&c, plan, p, item_end, 1)) < 0) {
+                || list_append_new(items, decode_message(c, plan, p, item_end, 1)) < 0) {
                 goto fail;
             }
             p = item_end;
-        } else if (skip_value(&c, tag, &p, e, 0) < 0) {
+        } else if (skip_value(c, tag, &p, e, 0) < 0) {
             goto fail;
         }
     }
@@ -651,4 +657,29 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
 fail:
     Py_DECREF(items);
     return NULL;
+}
+
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end) {
+    Ctx c;
+    ctx_start(&c, st, plan, buf, 0);
+    return decode_list(&c, plan, pos, end);
+}
+
+PyObject *engine_decode_nested(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                               Py_ssize_t end, Py_ssize_t depth, PyObject *base, int list) {
+    Ctx c;
+    if (ctx_start(&c, st, plan, buf, 1) < 0) {
+        return NULL;
+    }
+    PyObject *out;
+    if (list) {
+        out = decode_list(&c, plan, pos, end);
+    } else if (base != NULL) {
+        out = hier_decode(&c, plan, c.base + pos, c.base + end, depth, base);
+    } else {
+        out = decode_message(&c, plan, c.base + pos, c.base + end, depth);
+    }
+    ctx_finish(&c, out);
+    return out;
 }

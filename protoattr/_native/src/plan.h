@@ -114,6 +114,12 @@ typedef struct Plan {
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
+    /* TypeModel(max_messages=N) (budget.h): N (0: no bound), the Python side's
+     * thread-local BUDGET with the name "left", and runtime.too_many_messages */
+    Py_ssize_t max_messages;
+    PyObject *budget;
+    PyObject *budget_name;
+    PyObject *too_many;
     PyObject *weakreflist;
 } Plan;
 
@@ -156,6 +162,10 @@ PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
 int engine_may_fall_back(void);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
+/* The same, called from Python (Plan.decode/decode_list, merges when base is not
+ * NULL): a bounded model's message count continues the one in BUDGET.left. */
+PyObject *engine_decode_nested(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                               Py_ssize_t end, Py_ssize_t depth, PyObject *base, int list);
 /* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
 PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
 PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
