@@ -243,6 +243,7 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->list_encode);
     Py_CLEAR(self->list_decode);
     self->max_messages = 0;
+    self->in_place = 0;
     Py_CLEAR(self->budget);
     Py_CLEAR(self->budget_name);
     Py_CLEAR(self->too_many);
@@ -396,6 +397,13 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
     }
     if (hier_spec != Py_None && hier_setup(self, hier_spec) < 0) {
         goto fail;
+    }
+    self->in_place = self->construct_new && self->ctor == engine_state_of_type(Py_TYPE(self))->object_new
+                     && !hier_is_multi(self);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (self->fields[i].container != NULL) {
+            self->in_place = 0;
+        }
     }
     self->invalid = 0;
     self->ready = 1;

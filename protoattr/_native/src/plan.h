@@ -114,6 +114,8 @@ typedef struct Plan {
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
+    int in_place;             /* flat, built by object.__new__ and plain attributes, no
+                               * containers: a merge may go into the object (decode.c) */
     /* TypeModel(max_messages=N) (budget.h): N (0: no bound), the Python side's
      * thread-local BUDGET with the name "left", and runtime.too_many_messages */
     Py_ssize_t max_messages;
