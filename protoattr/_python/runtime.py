@@ -393,7 +393,7 @@ def unknown_append(kept: bytes | bytearray, buf: bytes, start: int, end: int | N
     if kept.__class__ is not bytearray:
         kept = bytearray(kept)
     kept += buf[start:end]
-    return kept  # type: ignore[return-value]
+    return kept
 
 
 def get_unknown(obj: Any, key: str) -> bytes | None:
