@@ -3,6 +3,9 @@ from typing import Any
 
 NATIVE_MAX_DEPTH: int
 
+class NestedTooDeeply(RecursionError):
+    _protoattr_final: bool
+
 class Plan:
     fallbacks: int
     @property

@@ -254,6 +254,9 @@ static PyObject *entry_vectorcall(PyObject *self, PyObject *const *args, size_t 
         }
         return out;
     }
+    if (e->mode != E_DESERIALIZE && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+        PyErr_Clear();  /* nested too deeply or a cycle: the Python method names the path */
+    }
     if (!engine_may_fall_back()) {
         return NULL;  /* a KeyboardInterrupt or SystemExit: the Python path would lose it */
     }

@@ -137,6 +137,7 @@ typedef struct {
     PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
+    PyObject *encode_too_deep; /* NestedTooDeeply (RecursionError): encode past the bound */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
