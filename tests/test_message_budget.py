@@ -172,3 +172,11 @@ def test_the_python_backend_stops_at_the_same_place() -> None:
     with pytest.raises(DecodeError, match="max_messages=10000") as info:
         model.deserialize(alltypes.TestAllTypesProto3, _hostile()[:100_000])
     assert info.value.offset == 25_000
+
+
+def test_the_amplification_benchmark_measures_a_runner() -> None:
+    from fuzz import amplification
+
+    r = amplification._measure("tree", 40_000, "python+bound")  # 20,001 messages > 10,000
+    assert r["outcome"] == "DecodeError" and r["bytes"] == 40_000
+    assert isinstance(r["seconds"], float) and isinstance(r["memory"], int)
