@@ -29,6 +29,7 @@ from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType,
 from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
 from .._python.runtime import (
+    BUDGET,
     UNKNOWN_KEY,
     can_store_unknown,
     decode_duration,
@@ -37,6 +38,7 @@ from .._python.runtime import (
     encode_timestamp,
     get_unknown,
     set_unknown,
+    too_many_messages,
     unknown_key,
 )
 from . import engine
@@ -256,6 +258,11 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
+        #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
+        #: BUDGET the generated decoders count in too (None: no bound)
+        self.budget = (
+            None if model.max_messages is None else (model.max_messages, BUDGET, too_many_messages)
+        )
 
     def install_entry_points(self, base: type) -> None:
         """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
@@ -345,7 +352,7 @@ class NativeBackend:
         spec, max_depth = written
         if spec[0] is not cls:
             raise ValueError(f"the plan of {spec[0]!r} given for {cls!r}")
-        self.plan_for(cls).setup(*spec[:5], max_depth, encode, decode, spec[5])
+        self.plan_for(cls).setup(*spec[:5], max_depth, encode, decode, spec[5], self.budget)
         self.specs[cls] = spec
         self.reasons.pop(cls, None)
         codec.encode = self.plans[cls].encode
@@ -414,7 +421,7 @@ class NativeBackend:
             hier,
         )
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
-        plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5])
+        plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5], self.budget)
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan
