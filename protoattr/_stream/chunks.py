@@ -142,9 +142,9 @@ class ChunkSource:
 
     def __call__(self, consumed: int, yielded: int, final: bool) -> bytes | tuple[Any] | None:
         exact = self.exact
+        if final and (exact is None or getattr(self.stream, "closed", False)):
+            return None  # nothing was read, or nothing can be given back to a closed stream
         if exact is None:
-            if final:
-                return None
             exact = self.exact = self.make_exact()
             exact.src.index = 0
         src = exact.src
