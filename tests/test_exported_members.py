@@ -67,6 +67,7 @@ EXPECTED = {
     "to_text",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 }
 
