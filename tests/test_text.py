@@ -287,7 +287,7 @@ PARSE_CASES = [
     "optional_bool: t",
     "optional_bool: True",
     "optional_bool: 2",
-    'optional_string: "a" \'b\' "\\x41\\101\\u00e9\\U0001F600\\q\\?"',
+    'optional_string: "a" \'b\' "\\x41\\101\\u00e9\\U0001F600\\q"',
     'optional_string: "\\377"',
     'optional_string: "\\xc3"',
     'optional_string: "\\ud800"',
@@ -371,6 +371,14 @@ def test_parse_accepts_and_refuses_as_text_format(text: str) -> None:
 )
 def test_proto2_parse_accepts_and_refuses_as_text_format(text: str) -> None:
     check_parse(alltypes.TestAllTypesProto2, targets._google(2), text)
+
+
+def test_a_question_mark_escape_is_a_question_mark() -> None:
+    """The text format spec (and C++, and the conformance suite) read ``\\?`` as ``?``;
+    Python's text_format keeps the backslash: protoattr follows the spec."""
+    cls = alltypes.TestAllTypesProto3
+    obj = pa.from_text(cls, "optional_string: '\\a\\?\\\\?' optional_bytes: '\\?'")
+    assert (obj.optional_string, obj.optional_bytes) == ("\a?\\?", b"?")
 
 
 def test_parse_options() -> None:

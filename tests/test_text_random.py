@@ -104,6 +104,8 @@ def _check_mutated(version: int, text: str) -> None:
     cls = getattr(alltypes, f"TestAllTypesProto{version}")
     google = targets._google(version)
     theirs, their_error, ours, our_error = parse_both(cls, google, text)
+    if "\\?" in text:  # protoattr reads the spec's "\?" (see test_text), text_format does not
+        return
     timed = any(name in text for name in _TIME)
     # protoattr's datetimes: microseconds, years 1..9999 (a documented limit)
     refused_by_decode = our_error is not None and not re.match(r"\d+:\d+ : ", our_error)

@@ -48,6 +48,7 @@ _FLOAT_OCTAL = re.compile(r"-?0[0-9]+")
 _FLOAT_INF = re.compile(r"-?inf(?:inity)?f?", re.IGNORECASE)
 _FLOAT_NAN = re.compile(r"nanf?", re.IGNORECASE)
 _SHORT_HEX = re.compile(r"(\\+)x([0-9a-fA-F])(?![0-9a-fA-F])")
+_QUESTION = re.compile(r"(\\+)\?")
 _QUOTES = "\"'"
 
 _RANGES = {
@@ -135,8 +136,11 @@ def unescape(body: str) -> bytes:
     def short_hex(m: re.Match[str]) -> str:  # "\xf" is one byte, as in C
         return m.group(1) + "x0" + m.group(2) if len(m.group(1)) % 2 else m.group(0)
 
+    def question(m: re.Match[str]) -> str:  # "\?" is "?" (the spec's, C++'s; see the docs)
+        return m.group(1)[:-1] + "?" if len(m.group(1)) % 2 else m.group(0)
+
     try:
-        text = _SHORT_HEX.sub(short_hex, body)
+        text = _QUESTION.sub(question, _SHORT_HEX.sub(short_hex, body))
         text = codecs.decode(codecs.encode(text, "raw_unicode_escape"), "raw_unicode_escape")
         with warnings.catch_warnings():  # "\q" stays "\q", as in text_format
             warnings.simplefilter("ignore", DeprecationWarning)
