@@ -439,3 +439,25 @@ def test_protobuf_nets_bcl_forms_print_as_their_messages() -> None:
         text = check_print(obj, cls)
         check_parse(bcl.Order, cls, text)
     assert "scale: MILLISECONDS" in pa.to_text(bcl.ORDER)
+
+
+@proto_contract
+@dataclass
+class LateBase:
+    name: str = field(1, default="")
+
+
+@proto_contract
+@dataclass
+class LateSub(LateBase):
+    size: pa.int32 = field(2, default=0)
+
+
+def test_a_subtype_added_later_is_printed_as_its_message() -> None:
+    model = pa.TypeModel()
+    assert model.to_text(LateBase(name="a")) == 'name: "a"\n'
+    model.add_subtype(LateBase, 10, LateSub)
+    obj = LateSub(name="b", size=3)
+    text = model.to_text(obj)
+    assert text == 'name: "b"\nLateSub {\n  size: 3\n}\n'
+    assert model.from_text(LateBase, text) == obj

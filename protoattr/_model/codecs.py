@@ -260,6 +260,7 @@ class CodecModel:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
             self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json.api)
+            self.__dict__.pop("_text_plans", None)  # and its text plans (protoattr._text)
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)
