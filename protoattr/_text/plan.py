@@ -300,6 +300,10 @@ def _syntax(model: CodecModel, root: type) -> str:
     try:
         _proto.schema(model, root, syntax="proto3")
     except ContractError:
+        try:  # proto3 cannot say it: proto2 can (or neither can, for another reason)
+            _proto.schema(model, root, syntax="proto2")
+        except ContractError:
+            return "proto3"
         return "proto2"
     return "proto3"
 
