@@ -20,7 +20,8 @@ _TOKEN = re.compile(
     r"|\"[^\"\n\\]*((\\.)+[^\"\n\\]*)*(\"|\\?$)"
     r"|'[^'\n\\]*((\\.)+[^'\n\\]*)*('|\\?$)"
 )
-_SPACE = re.compile(r"(\s|(#.*$))+", re.MULTILINE)
+#: one line's pieces: whitespace and comments (group 1 unset), else a token (group 1)
+_SCAN = re.compile(r"(?:\s|#.*)+|(" + _TOKEN.pattern + r"|.)")
 
 
 class Tokens:
@@ -33,43 +34,20 @@ class Tokens:
         toks: list[str] = []
         rows: list[int] = []
         cols: list[int] = []
-        count = len(lines)
-        row, col = -1, 0
-        line = ""
-        token_len = 0
-        match_space = _SPACE.match
-        match_token = _TOKEN.match
-        while True:
-            col += token_len
-            # skip whitespace and comments, moving to the next line at each end of line
-            while True:
-                while len(line) <= col:
-                    if row + 1 >= count:
-                        line = ""
-                        break
-                    row += 1
-                    line = lines[row]
-                    col = 0
-                else:
-                    m = match_space(line, col)
-                    if m is None:
-                        break
-                    col = m.end()
-                    continue
-                break
-            if len(line) <= col:  # the end of the text
-                self.eof = (max(row, 0), col)
-                break
-            m = match_token(line, col)
-            token = m.group(0) if m is not None else line[col]
-            toks.append(token)
-            rows.append(row)
-            cols.append(col)
-            token_len = len(token)
+        add_tok, add_row, add_col = toks.append, rows.append, cols.append
+        scan = _SCAN.finditer
+        for row, line in enumerate(lines):
+            for m in scan(line):
+                token = m.group(1)
+                if token is not None:  # not whitespace nor a comment
+                    add_tok(token)
+                    add_row(row)
+                    add_col(m.start())
         self.text = toks
         self.rows = rows
         self.cols = cols
         self.line_of = lines
+        self.eof = (len(lines) - 1, len(lines[-1]))  # where text_format's tokenizer stops
 
     def position(self, i: int) -> tuple[int, int]:
         """The 1-based line and column of token ``i`` (the end of the text past the last)."""
