@@ -132,3 +132,23 @@ def test_mutated_proto3_texts_parse_as_text_format(text: str) -> None:
 @SETTINGS
 def test_mutated_proto2_texts_parse_as_text_format(text: str) -> None:
     _check_mutated(2, text)
+
+
+_TOKEN_PIECES = list("ab_1.-+\"'\\# \t\n\r\x0b\x0c\x1c\u2028\u00a0é{}<>[]:;,xf0")
+_TOKEN_PIECES += ["optional_int32", '"a#b"', "# c\n", "1e5", "0x1F"]
+
+
+@given(st.lists(st.sampled_from(_TOKEN_PIECES), max_size=25).map("".join))
+@settings(derandomize=True, max_examples=60, deadline=None)
+def test_the_tokens_and_their_places_are_text_formats(text: str) -> None:
+    from protoattr._text.tokens import Tokens
+
+    theirs = text_format.Tokenizer(text.split("\n"))
+    expected = []
+    while not theirs.AtEnd():
+        expected.append((theirs.token, theirs._line, theirs._column))
+        theirs.NextToken()
+    ours = Tokens(text)
+    assert list(zip(ours.text, ours.rows, ours.cols, strict=True)) == expected
+    if expected:
+        assert ours.eof == (theirs._line, theirs._column)
