@@ -8,9 +8,10 @@
 * parsing: ``pa.from_text(Cls, text)`` (to the dataclass) against
   ``text_format.Parse(text, Msg())`` (to the upb message).
 
-The workloads are :mod:`benchmarks.json_bench`'s (book, seed 000's tasks, boilers,
-dns) and the conformance message ``TestAllTypesProto3`` with every kind of field
-set (:mod:`fuzz.targets`' seeds, merged).  Before timing, both sides' texts are
+The workloads are :mod:`benchmarks.json_bench`'s (a book, protobuf-net's task list,
+7,000 boiler records, 5,000 DNS records) and the conformance message
+``TestAllTypesProto3`` with every kind of field set (:mod:`fuzz.targets`' sample
+messages, merged).  Before timing, both sides' texts are
 checked equal.  Each figure is the best of ``--repeat`` auto-ranged loops, the
 two sides alternating; the ratio is protoattr's time over Google's (below 1 is
 faster).
