@@ -411,8 +411,7 @@ def _map_entry(
     key = entry.values.get(1)
     if key is None:
         key = _zero(fp.key)
-    if fp.key.kind is Kind.STRING:
-        key = bytes(key).decode("utf-8", "surrogateescape")
+    # string keys stay UTF-8 bytes: their byte order is the code point order upb sorts by
     vp = fp.value
     value = entry.values.get(2)
     if vp.message is not None:
@@ -655,9 +654,7 @@ class _Printer:
         pad = " " * inner
         end = self.end
         kp, vp = fp.key, fp.value
-        if fp.key.kind is Kind.STRING:
-            key = key.encode("utf-8", "surrogateescape")
-        if not (kp.implicit and _is_zero(kp, key)):
+        if not (kp.implicit and not key and _is_zero(kp, key)):
             name = "1" if opts.use_field_number else "key"
             out.append(f"{pad}{name}: {self._scalar(kp, key)}{end}")
         name = "2" if opts.use_field_number else "value"
@@ -665,7 +662,7 @@ class _Printer:
             out.append(pad + name + (": " if opts.force_colon else " "))
             self._nested(vp.message, buf, value, inner)
             out.append(end)
-        elif not (vp.implicit and _is_zero(vp, value)):
+        elif not (vp.implicit and not value and _is_zero(vp, value)):
             out.append(f"{pad}{name}: {self._scalar(vp, value)}{end}")
         out.append(self.close if one else " " * indent + self.close)
 
