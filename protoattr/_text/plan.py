@@ -75,6 +75,7 @@ class FieldPlan:
         "conv",
         "enum",
         "extension",
+        "fast",
         "fmt",
         "group",
         "implicit",
@@ -117,6 +118,8 @@ class FieldPlan:
         # the printer's, made on first use: the value from its wire form, and its text
         self.conv: Any = None
         self.fmt: Any = None
+        # the printer's shortcut: 1 a plain singular scalar, 2 a plain repeated one, else 0
+        self.fast = 0
 
     @property
     def is_message(self) -> bool:
@@ -154,6 +157,11 @@ class MessagePlan:
         self.fields.sort(key=lambda f: f.number)
         self.by_number = {f.number: f for f in self.fields}
         for f in self.fields:
+            plain = f.message is None and not f.group and not (f.closed and f.enum is not None)
+            if plain and not f.repeated and f.oneof is None:
+                f.fast = 1
+            elif plain and f.repeated:
+                f.fast = 2
             if f.oneof is not None:
                 f.siblings = tuple(
                     o.number for o in self.fields if o.oneof == f.oneof and o is not f

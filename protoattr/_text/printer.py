@@ -307,6 +307,7 @@ def _collect(
             raise DecodeError(f"wire type {wt}", pos)
         if pos > end:
             raise DecodeError("truncated message", end)
+        v: Any
         fp = by_number.get(number)
         if fp is None:
             if plan.builder is not None:  # an extendable message: a registered extension?
@@ -314,6 +315,22 @@ def _collect(
             if fp is None:
                 unknown.append((number, wt, raw))
                 continue
+        fast = fp.fast
+        if fast and wt == fp.wire:  # a plain scalar: the common case, read straight away
+            if wt == LEN:
+                v = buf[raw[0] : raw[1]]
+            else:
+                conv = fp.conv
+                v = (conv or _converter(fp))(raw)
+            if fast == 1:
+                values[number] = v
+            else:
+                found = values.get(number)
+                if found is None:
+                    values[number] = [v]
+                else:
+                    found.append(v)
+            continue
         if wt != fp.wire or fp.group:
             if wt == LEN and fp.repeated and fp.packable:
                 _packed(fp, buf, raw, values, unknown)
@@ -329,7 +346,6 @@ def _collect(
                 _set_oneof(fp, values)
                 values.setdefault(number, []).append(raw)
             continue
-        v: Any
         if wt == LEN:
             v = buf[raw[0] : raw[1]]
         else:
