@@ -40,74 +40,19 @@ from .gen_text import (
     unescape,
     wrap_call,
 )
+from .gen_types import (
+    BODY_NAMES,
+    MODULE_NAMES,
+    NULLABLE,
+    PACKABLE,
+    RPC_WELL_KNOWN,
+    SCALARS,
+    TIMES,
+    WELL_KNOWN,
+    ZEROS,
+    T,
+)
 
-_T = d.FieldType
-_SCALARS: dict[int, str] = {
-    _T.TYPE_DOUBLE: "float",
-    _T.TYPE_FLOAT: "pa.float32",
-    _T.TYPE_INT64: "int",
-    _T.TYPE_UINT64: "pa.uint64",
-    _T.TYPE_INT32: "pa.int32",
-    _T.TYPE_FIXED64: "pa.fixed64",
-    _T.TYPE_FIXED32: "pa.fixed32",
-    _T.TYPE_BOOL: "bool",
-    _T.TYPE_STRING: "str",
-    _T.TYPE_BYTES: "bytes",
-    _T.TYPE_UINT32: "pa.uint32",
-    _T.TYPE_SFIXED32: "pa.sfixed32",
-    _T.TYPE_SFIXED64: "pa.sfixed64",
-    _T.TYPE_SINT32: "pa.sint32",
-    _T.TYPE_SINT64: "pa.sint64",
-}
-_PACKABLE = set(_SCALARS) - {_T.TYPE_STRING, _T.TYPE_BYTES} | {_T.TYPE_ENUM}
-_ZEROS: dict[int, str] = {t: "0" for t in _SCALARS} | {
-    _T.TYPE_DOUBLE: "0.0",
-    _T.TYPE_FLOAT: "0.0",
-    _T.TYPE_BOOL: "False",
-    _T.TYPE_STRING: '""',
-    _T.TYPE_BYTES: 'b""',
-}
-_WRAPPER_NAMES = (
-    "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
-    "BoolValue", "StringValue", "BytesValue",
-)  # fmt: skip
-#: well-known types and what fields of them are declared as (never generated again).
-#: Timestamp and Duration are exact by default (``TIMES``: how ``time=`` changes that).
-_WELL_KNOWN = {
-    ".google.protobuf.Timestamp": "pa.Timestamp",
-    ".google.protobuf.Duration": "pa.Duration",
-    ".google.protobuf.Any": "pa.Any",
-    ".google.protobuf.Struct": "pa.Struct",
-    ".google.protobuf.Value": "pa.JsonValue",
-    ".google.protobuf.ListValue": "pa.ListValue",
-    ".google.protobuf.NullValue": "pa.NullValue",
-    ".google.protobuf.FieldMask": "pa.FieldMask",
-    ".google.protobuf.Empty": "pa.Empty",
-    **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
-}
-#: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
-#: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``
-TIMES = {
-    "exact": {},
-    "datetime": {
-        ".google.protobuf.Timestamp": "datetime",
-        ".google.protobuf.Duration": "timedelta",
-    },
-}
-#: well-known types protoattr has a contract class for: what an RPC of them sends
-_RPC_WELL_KNOWN = {
-    f".google.protobuf.{name}": f"pa.{name}"
-    for name in ("Empty", "Any", "Timestamp", "Duration", "FieldMask")
-}
-#: annotations that already mean "None when absent"
-_NULLABLE = {f"pa.wrappers.{name}" for name in _WRAPPER_NAMES} | {"pa.JsonValue"}
-# Names the generated module defines or imports, which classes and fields must not take,
-# and the names of ``typing`` a class must not shadow where users import both.
-_MODULE_NAMES = {"annotations", "dataclass", "datetime", "enum", "pa", "timedelta"} | {
-    "Any", "Annotated", "Callable", "ClassVar", "Dict", "Final", "Generic", "List", "Literal",
-    "Optional", "Protocol", "Sequence", "Set", "Tuple", "Type", "TypeVar", "Union",
-}  # fmt: skip
-_BODY_NAMES = {"pa", "float"}  # names a class body uses at run time
 _LAZY = "\0lazy:"  # marks an enum default a class body cannot name yet (see _enum_member_name)
 
 # -- writing Python ------------------------------------------------------------------------
@@ -145,7 +90,7 @@ def _claimable(t: Type, layout: Layout | None) -> str:
     per file (``--out-dir``) each Google file has one module, and its real names.
     """
     package = t.file.package or ""
-    if t.full_name in _WELL_KNOWN:
+    if t.full_name in WELL_KNOWN:
         return ""
     if layout is None and (package == "google.protobuf" or package.startswith("google.protobuf.")):
         return ""
@@ -167,7 +112,7 @@ class Writer:
     ) -> None:
         if time not in TIMES:
             raise GenError(f"time must be one of {', '.join(map(repr, TIMES))}, not {time!r}")
-        self.well_known = _WELL_KNOWN | TIMES[time]
+        self.well_known = WELL_KNOWN | TIMES[time]
         self.index = index
         self.targets = targets
         self.command = command
@@ -201,7 +146,7 @@ class Writer:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
                 continue
-            if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
+            if t.full_name in WELL_KNOWN and t.file.name not in self.targets:
                 continue
             if self.layout is not None and t.file.name not in self.targets:
                 continue  # another file's module declares it
@@ -260,7 +205,7 @@ class Writer:
                 o.name for o in top if o is not t
             }:
                 base = "".join(p.title() for p in (t.file.package or "").split(".")) + "_" + base
-            name = safe_name(base, _MODULE_NAMES, builtin=True)
+            name = safe_name(base, MODULE_NAMES, builtin=True)
             while name in taken:
                 name += "_"
             taken[name] = t.full_name
@@ -269,7 +214,7 @@ class Writer:
 
     def _name_children(self, t: Type) -> None:
         """Nested classes: ``Order.Line``, each a safe name inside its parent's body."""
-        taken = set(_BODY_NAMES)
+        taken = set(BODY_NAMES)
         for child in t.children:
             if child.full_name not in self.chosen:
                 continue
@@ -342,9 +287,9 @@ class Writer:
                             f"service {svc.name}, rpc {m.name}: {type_name} is not a message "
                             "in protoc's output"
                         )
-                    if t.full_name in _RPC_WELL_KNOWN and t.file.name not in self.targets:
+                    if t.full_name in RPC_WELL_KNOWN and t.file.name not in self.targets:
                         continue  # protoattr's own contract: pa.Empty, pa.Timestamp...
-                    if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
+                    if t.full_name in WELL_KNOWN and t.file.name not in self.targets:
                         raise GenError(
                             f"service {svc.name}, rpc {m.name}: {t.full_name.lstrip('.')} "
                             "cannot be a request or response (protoattr maps it to a Python "
@@ -356,9 +301,9 @@ class Writer:
     def _rpc_type(self, type_name: str | None) -> str:
         """The contract an RPC sends or returns (a well-known one: protoattr's own)."""
         t = self.index.types[type_name or ""]
-        if t.full_name not in self.chosen and t.full_name in _RPC_WELL_KNOWN:
+        if t.full_name not in self.chosen and t.full_name in RPC_WELL_KNOWN:
             self.uses.add("pa")
-            return _RPC_WELL_KNOWN[t.full_name]
+            return RPC_WELL_KNOWN[t.full_name]
         return self._py_ref(t)
 
     def _py_ref(self, t: Type) -> str:
@@ -540,7 +485,7 @@ class Writer:
         options: list[str] = [str(number)]
         nested = {self._short(c) for c in t.children if c.full_name in self.chosen}
         name = safe_name(
-            proto_name, _BODY_NAMES | nested | {o.py_name for o in self.chosen.values()}
+            proto_name, BODY_NAMES | nested | {o.py_name for o in self.chosen.values()}
         )
         needs_value = False
 
@@ -554,20 +499,20 @@ class Writer:
             return Field(name, proto_name, number, annotation, options, comment, loc=loc)
 
         value = self._value_type(f)
-        is_message = ftype in (_T.TYPE_MESSAGE, _T.TYPE_GROUP)
-        group = ftype == _T.TYPE_GROUP or (
+        is_message = ftype in (T.TYPE_MESSAGE, T.TYPE_GROUP)
+        group = ftype == T.TYPE_GROUP or (
             is_message and t.syntax == "editions" and features.message_encoding == DELIMITED
         )
         if label == d.FieldLabel.LABEL_REPEATED:
             annotation = f"list[{value}]"
             options.append("default_factory=list")
             packed = self._packed(t, f, features)
-            if ftype in _PACKABLE and not packed:
+            if ftype in PACKABLE and not packed:
                 options.append("packed=False")
         else:
             presence = self._presence(t, f, features, is_message)
             default = self._default(f, ref, t)
-            if value in _NULLABLE:  # a wrapper or a JSON value: None is absent already
+            if value in NULLABLE:  # a wrapper or a JSON value: None is absent already
                 annotation = value
                 options += ["default=None"] + ([f"oneof={str_literal(oneof)}"] if oneof else [])
             elif oneof is not None:
@@ -608,13 +553,13 @@ class Writer:
 
     def _value_type(self, f: d.FieldDescriptorProto) -> str:
         ftype = f.type
-        if ftype in _SCALARS:
-            return _SCALARS[ftype]
+        if ftype in SCALARS:
+            return SCALARS[ftype]
         if not f.type_name:
             raise GenError(f"field {f.name} has neither a scalar type nor a type name")
         ref = self.chosen.get(f.type_name)
         known = self.well_known
-        if ref is None and f.type_name in known and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
+        if ref is None and f.type_name in known and ftype in (T.TYPE_MESSAGE, T.TYPE_ENUM):
             py = known[f.type_name]
             self.uses.add("pa" if py.startswith("pa.") else py)
             return py
@@ -649,13 +594,13 @@ class Writer:
         return "explicit"
 
     def _zero(self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None) -> str:
-        if f.type == _T.TYPE_ENUM:
+        if f.type == T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             if not ref.enum.value:
                 return "0"
             zero = [v for v in ref.enum.value if v.number == 0]
             return self._enum_member_name(ref, None, (zero or ref.enum.value)[0].name, where)
-        return _ZEROS.get(f.type or 0, "None")
+        return ZEROS.get(f.type or 0, "None")
 
     def _default(
         self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None
@@ -665,18 +610,18 @@ class Writer:
         if text is None:
             return None
         ftype = f.type
-        if ftype == _T.TYPE_ENUM:
+        if ftype == T.TYPE_ENUM:
             assert ref is not None
             return self._enum_member_name(ref, None, text, where)
-        if ftype == _T.TYPE_BOOL:
+        if ftype == T.TYPE_BOOL:
             return "True" if text == "true" else "False"
-        if ftype == _T.TYPE_STRING:
+        if ftype == T.TYPE_STRING:
             return str_literal(text)
-        if ftype == _T.TYPE_BYTES:
+        if ftype == T.TYPE_BYTES:
             return bytes_literal(unescape(text))
-        if ftype in (_T.TYPE_DOUBLE, _T.TYPE_FLOAT):
+        if ftype in (T.TYPE_DOUBLE, T.TYPE_FLOAT):
             return float_literal(text)
-        if ftype in _SCALARS:
+        if ftype in SCALARS:
             return str(int(text, 0))
         return None
 
@@ -685,10 +630,10 @@ class Writer:
     ) -> bool:
         """Whether an explicit default is what an absent field reads as anyway (zero or,
         for enums, the first value): then ``T | None`` keeps presence at no cost."""
-        if f.type == _T.TYPE_ENUM:
+        if f.type == T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             first = ref.enum.value[0].name if ref.enum.value else None
             return first is not None and default == self._enum_member_name(ref, None, first, where)
-        if f.type in (_T.TYPE_DOUBLE, _T.TYPE_FLOAT):
+        if f.type in (T.TYPE_DOUBLE, T.TYPE_FLOAT):
             return default == "0.0"
         return default == self._zero(f, ref, where)
