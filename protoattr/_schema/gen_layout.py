@@ -24,8 +24,21 @@ __all__ = ["WELL_KNOWN_FILES", "Layout"]
 #: files whose types protoattr declares itself (pa.Timestamp, pa.Struct...): never generated
 #: as a dependency; fields of their types use protoattr's
 WELL_KNOWN_FILES = frozenset(
-    f"google/protobuf/{name}.proto"
-    for name in ("any", "duration", "empty", "field_mask", "struct", "timestamp", "wrappers")
+    [
+        *(
+            f"google/protobuf/{name}.proto"
+            for name in (
+                "any",
+                "duration",
+                "empty",
+                "field_mask",
+                "struct",
+                "timestamp",
+                "wrappers",
+            )
+        ),
+        "protobuf-net/bcl.proto",  # pa.bcl.DateTime & co.
+    ]
 )
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -64,6 +64,8 @@ WELL_KNOWN = {
     ".google.protobuf.FieldMask": "pa.FieldMask",
     ".google.protobuf.Empty": "pa.Empty",
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in WRAPPER_NAMES},
+    # protobuf-net's bcl.proto (protoattr ships it: protobuf-net/bcl.proto)
+    **{f".bcl.{name}": f"pa.bcl.{name}" for name in ("DateTime", "TimeSpan", "Decimal", "Guid")},
 }
 #: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
 #: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``
