@@ -295,3 +295,15 @@ def test_a_dotted_name_on_a_nested_class_exports(tmp_path: Path) -> None:
     text = pa.default_model.schema(Order)
     assert "message Order {\n  message Line {\n    string sku = 1;\n  }\n" in text
     _protoc_file(text, tmp_path, "dotted.proto")
+
+
+def test_a_nested_contract_of_another_package_is_refused() -> None:
+    with pytest.raises(pa.ContractError, match=r"Outer\.Inner: package='elsewhere'"):
+
+        @proto_contract(package="nest.pkg.v1")
+        @dataclass
+        class Outer:
+            @proto_contract(package="elsewhere")
+            @dataclass
+            class Inner:
+                x: pa.int32 = field(1, default=0)
