@@ -47,8 +47,9 @@ _PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 #: full name -> the classes claiming it (weakly: a class that dies gives its name up)
 _CLAIMS: dict[str, list[weakref.ref[type]]] = {}
 _LOCK = threading.Lock()
-#: nested class -> the contract class whose body declares it
+#: nested class -> the contract class whose body declares it, and the way back
 _PARENT: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
+_NESTED: weakref.WeakKeyDictionary[type, list[type]] = weakref.WeakKeyDictionary()
 #: contract class -> the full name it is claimed under now
 _CLAIMED_AS: weakref.WeakKeyDictionary[type, str] = weakref.WeakKeyDictionary()
 #: contract class -> ``(name=, package=)`` as declared
@@ -146,11 +147,12 @@ def _link_nested(parent: type) -> None:
     with _LOCK:
         for c in found:
             _PARENT[c] = parent
+        _NESTED[parent] = found
 
 
 def _claim_tree(parent: type) -> None:
-    for c, p in list(_PARENT.items()):
-        if p is parent and c in _OWN:
+    for c in _NESTED.get(parent, []):
+        if c in _OWN:
             own = _OWN[c][1]
             if own is not None and own != package_of_class(parent):
                 raise ContractError(
