@@ -99,7 +99,9 @@ class Layout:
         *folders, module = self.module_parts(imported)
         dots = "." * len(self.module_parts(importer))
         where = dots + ".".join(folders)
-        line = f"from {where} import {module} as {self.alias(imported)}"
+        alias = self.alias(imported)
+        name = module if alias == module else f"{module} as {alias}"
+        line = f"from {where} import {name}"
         if len(line) <= WIDTH:
             return [line]
-        return [f"from {where} import (", f"    {module} as {self.alias(imported)},", ")"]
+        return [f"from {where} import (", f"    {name},", ")"]
