@@ -37,6 +37,7 @@ __all__ = [
     "full_name",
     "full_name_of",
     "lookup",
+    "nested_classes",
     "nested_in",
     "package_of",
     "scoped_name",
@@ -87,6 +88,11 @@ def scoped_name(cls: type, name: str | None = None) -> str:
         return own
     parent = _PARENT.get(cls)
     return f"{scoped_name(parent)}.{own}" if parent is not None else own
+
+
+def nested_classes(parent: type) -> list[type]:
+    """The contract and enum classes declared in ``parent``'s body, in order."""
+    return list(_NESTED.get(parent, []))
 
 
 def nested_in(cls: type) -> type | None:
