@@ -178,3 +178,36 @@ def test_all_of_googleapis_common_protos_generate_and_import(
     assert pa.default_model.full_name(operations.Operation) == "google.longrunning.Operation"
     op = operations.Operation(name="op", error=status(code=5, message="gone"))
     assert pa.deserialize(operations.Operation, pa.serialize(op)) == op
+
+
+def test_googleapis_contracts_export_back_as_protoc_reads_them(
+    tree: tuple[dict[str, str], Path, str], tmp_path: Path
+) -> None:
+    """gen, then export: the generated contracts (nested messages and enums, oneofs,
+    services' messages, several packages) declare schema files protoc accepts, and
+    descriptor_set is protoc's descriptor of them, file for file."""
+    from protoattr._core.contract import is_contract
+    from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
+
+    files, _, package = tree
+    classes = []
+    for name in files:
+        if name.startswith("google/protobuf/"):
+            continue
+        module = importlib.import_module(f"{package}." + name[:-3].replace("/", "."))
+        classes += [
+            v
+            for v in vars(module).values()
+            if isinstance(v, type) and is_contract(v) and v.__module__ == module.__name__
+        ]
+    exported = pa.default_model.schema_files(classes)
+    for name, text in exported.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    data = protoc_descriptor_set([tmp_path / name for name in exported], [str(tmp_path)])
+    theirs = {fd.name: fd for fd in descriptor_pb2.FileDescriptorSet.FromString(data).file}
+    ours = descriptor_pb2.FileDescriptorSet.FromString(pa.default_model.descriptor_set(classes))
+    assert len(ours.file) > len(exported)  # the well-known files they import come too
+    for fd in ours.file:
+        theirs[fd.name].ClearField("source_code_info")
+        assert fd == theirs[fd.name], fd.name
