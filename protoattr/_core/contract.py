@@ -1044,10 +1044,10 @@ def zero_value(value: ValueType) -> Any:
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
-    if kind in (Kind.BCL_DECIMAL, Kind.BCL_GUID):
-        made = _default_type(kind)
-        assert isinstance(made, type)  # Decimal, UUID
-        return made(0) if kind is Kind.BCL_DECIMAL else made(int=0)
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
 
