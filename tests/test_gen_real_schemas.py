@@ -211,3 +211,30 @@ def test_googleapis_contracts_export_back_as_protoc_reads_them(
     for fd in ours.file:
         theirs[fd.name].ClearField("source_code_info")
         assert fd == theirs[fd.name], fd.name
+
+
+def test_descriptor_contracts_export_back_as_protoc_reads_them(
+    descriptor_pa: Any, tmp_path: Path
+) -> None:
+    """descriptor.proto's generated contracts (proto2: nested enums, defaults, required,
+    reserved ranges) export as proto2 text whose protoc descriptor is descriptor_set's."""
+    from protoattr._core.contract import is_contract
+    from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
+
+    classes = [
+        v
+        for v in vars(descriptor_pa).values()
+        if isinstance(v, type) and is_contract(v) and v.__module__ == descriptor_pa.__name__
+    ]
+    text = pa.default_model.schema(classes, syntax="proto2")
+    (tmp_path / "d.proto").write_text(text, encoding="utf-8")
+    data = protoc_descriptor_set([tmp_path / "d.proto"], [str(tmp_path)])
+    (theirs,) = [f for f in descriptor_pb2.FileDescriptorSet.FromString(data).file]
+    theirs.ClearField("source_code_info")
+    (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
+        pa.default_model.descriptor_set(classes, syntax="proto2", name="d.proto")
+    ).file
+    theirs.ClearField("syntax")  # protoc leaves it out for proto2; we write it
+    ours.ClearField("syntax")
+    assert ours == theirs
+    assert [m.name for m in ours.message_type] == [m.name for m in theirs.message_type]
