@@ -100,7 +100,7 @@ class Priced:
 class Odd:
     """A contract the engine leaves to Python: its default cannot be written as UTF-8."""
 
-    text: str = field(1, default="\udc80")
+    text: str = field(1, default="\udc80", wire_default="\udc80")
 
 
 @proto_contract
@@ -320,7 +320,7 @@ class Everything:
     flags: list[bool] = field(24, default_factory=list)
     reals: list[float] = field(25, default_factory=list)
     maybe: pa.int32 | None = field(26, default=None)
-    wide: int = field(1000, default=7)
+    wide: int = field(1000, default=7, wire_default=7)
 
 
 @needs_engine

@@ -30,7 +30,14 @@ from .._core.contract import FieldInfo, Label, ValueType
 from .._core.types import PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
-from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
+from .proto import (
+    _export_roots,
+    _Exporter,
+    _group_name,
+    _message_like,
+    _wire_value,
+    declared_default,
+)
 from .services import full_name, split_services
 
 if TYPE_CHECKING:
@@ -295,8 +302,7 @@ class _Builder:
         if text is None:
             return None
         vt = f.value
-        value = f.default_factory() if f.default_factory is not None else f.default
-        wire = _wire_value(vt, value)
+        wire = _wire_value(vt, declared_default(f))
         kind = vt.kind
         if kind is Kind.STRING:
             return str(wire)
