@@ -29,7 +29,7 @@ from . import convert as _convert
 from . import names as _names
 from . import registry
 from .errors import ContractError
-from .fields import METADATA_KEY, ProtoMember
+from .fields import IGNORE, METADATA_KEY, ProtoMember
 from .types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
 
@@ -596,11 +596,21 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
+        ignored = any(m is IGNORE for m in metadata)
+        if ignored and mem is not None:
+            raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
             raise ContractError(
                 f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
             )
         if mem is None:
+            if ignored:
+                if construct == "init" and d.init_name is not None and _no_default(d):
+                    raise ContractError(
+                        f"{qual}.{d.name} is ignored and has no default, so decoding could "
+                        f"not construct {qual}: give it a default"
+                    )
+                continue
             if options.implicit_fields:
                 mem = ProtoMember(None)
             else:
@@ -609,14 +619,22 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                         f"{qual}.{d.name} has no tag and no default, so decoding could not "
                         f"construct {qual}: give it field(tag) or a default"
                     )
-                untagged.append(d.name)
+                if construct != "init" or d.init_name is not None:
+                    untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
         pending.append((d, mem))
-    if untagged and not pending and options.subtype_tag is None:  # a subtype's type travels
+    if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
             "would always serialize to b'': tag them with field(tag) or "
             "Annotated[T, member(tag)], or use @proto_contract(implicit_fields=True)"
+        )
+    if untagged:  # beside tagged fields (or in a subtype): dropped on the wire, silently
+        names = ", ".join(f"{qual}.{n}" for n in untagged)
+        raise ContractError(
+            f"{names}: no tag, so the value would be lost on every round trip: tag it "
+            "with field(tag) or Annotated[T, member(tag)], or declare it pa.Ignored[T] "
+            "if it is not part of the message"
         )
 
     used = {m.tag for _, m in pending if m.tag is not None}
@@ -795,6 +813,14 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if optional and label in (Label.REPEATED, Label.MAP):
+        kind = "repeated" if label is Label.REPEATED else "map"
+        factory = "list" if label is Label.REPEATED else "dict"
+        raise ContractError(
+            f"{where}: a {kind} field cannot be Optional: protobuf has no presence for it (None "
+            f"and empty would be the same bytes); declare it without Optional, with "
+            f"default_factory={factory}"
+        )
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")

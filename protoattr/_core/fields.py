@@ -8,11 +8,25 @@ field's metadata; ``member()`` carries the same options inside
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Annotated, Any, TypeAlias, TypeVar
 
-__all__ = ["ProtoMember", "field", "member"]
+__all__ = ["IGNORE", "Ignored", "ProtoMember", "field", "member"]
 
 METADATA_KEY = "protoattr"
+
+
+class _Ignore:
+    """``Annotated`` metadata: the attribute is not part of the contract, on purpose."""
+
+    def __repr__(self) -> str:
+        return "protoattr.IGNORE"
+
+
+IGNORE = _Ignore()
+_T = TypeVar("_T")
+#: ``x: pa.Ignored[T] = default``: an attribute the contract leaves out on purpose (protobuf-net's
+#: ``[ProtoIgnore]``); any other attribute without a tag is a ``ContractError``
+Ignored: TypeAlias = Annotated[_T, IGNORE]
 
 
 @dataclasses.dataclass(frozen=True)
