@@ -14,7 +14,8 @@ The article's schema is proto2 with two defaults::
 
 "A record that matches the default value does not need to be included in the
 serialized output."  protoattr's ``field(5, default="A", wire_default="A")`` has
-exactly that meaning (a plain ``default=`` is the constructor's only).  The article compares sizes raw and gzip-compressed, and times:
+exactly that meaning (a plain ``default=`` is the constructor's only).  The
+article compares sizes raw and gzip-compressed, and times:
 
 * ``get``: turning the Python data (a list of dicts) into the library's classes;
 * ``ser``: get + serialize; ``ser_compressed``: get + serialize + compress;

@@ -28,7 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
-from ._service import CallContext, rpc, service
+from ._service import CallContext, dotnet_service_name, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
@@ -40,7 +40,7 @@ from ._typemodel import TypeModel, default_model
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from . import wrappers
+    from . import bcl, wrappers
     from ._core.wkt import (
         Any,
         Duration,
@@ -68,6 +68,8 @@ def __getattr__(name: str) -> _typing.Any:
         return value
     if name == "wrappers":
         return _importlib.import_module("protoattr.wrappers")
+    if name == "bcl":
+        return _importlib.import_module("protoattr.bcl")
     if name == "grpc":
         # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
         # ``import protoattr`` never needs grpcio.
@@ -111,6 +113,7 @@ __all__ = [
     "__version__",
     "add_subtype",
     "add_surrogate",
+    "bcl",
     "closed_enum",
     "deep_clone",
     "default_model",
@@ -118,6 +121,7 @@ __all__ = [
     "deserialize_from",
     "deserialize_items",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "fixed32",
     "fixed64",

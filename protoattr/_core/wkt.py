@@ -563,15 +563,21 @@ class Any:
         type: typing.Any = None,
         model: typing.Any = None,
         type_url_prefix: str = _DEFAULT_PREFIX,
+        deterministic: bool = False,
     ) -> Any:
         """``obj`` (a contract instance, or a value of the well-known annotation ``type``)
-        serialized, under ``type_url_prefix`` + its full name."""
+        serialized, under ``type_url_prefix`` + its full name.
+
+        ``deterministic=True`` serializes it with map entries sorted by key (upb's
+        ``Any.Pack(msg, deterministic=True)``), so equal messages pack to equal bytes.
+        """
         model = _model(model)
         target, convert = _target(type if type is not None else obj.__class__, model)
         message = convert(obj) if convert is not None else obj
         if not type_url_prefix.endswith("/"):
             type_url_prefix += "/"
-        return cls(type_url_prefix + model.full_name(target), model.serialize(message))
+        value = model.serialize(message, deterministic=deterministic)
+        return cls(type_url_prefix + model.full_name(target), value)
 
     @property
     def type_name(self) -> str:

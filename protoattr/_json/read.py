@@ -16,8 +16,9 @@ from typing import Any
 
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
 from .._core.errors import ContractError, DecodeError
-from .._core.types import INT_RANGES, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from . import forms as _jsonforms
+from .bcl import bcl_reader
 from .plan import (
     _BASE64,
     _FLOAT32_MAX,
@@ -440,6 +441,8 @@ def _value_reader(plans: _Plans, vt: ValueType, ignore_unknown: bool) -> Callabl
         return _enum_reader(plans.enum_names(vt.py_type), vt, ignore_unknown)
     if kind in INT_RANGES:
         return _int_reader(kind)
+    if kind in BCL_KINDS:
+        return bcl_reader(vt, _p)
     raise ContractError(f"no JSON form for {vt.describe()}")
 
 

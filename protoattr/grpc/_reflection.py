@@ -26,28 +26,21 @@ def descriptor_pool(
 ) -> Any:
     """A fresh ``google.protobuf.descriptor_pool.DescriptorPool`` declaring ``services``.
 
-    ``services`` (and/or contracts) are exported with ``model.descriptor_set``;
-    services of several packages each get a file of their own.  ``syntax``
-    (``"proto2"``, ``"proto3"``, ``"editions"``) is the files'; by default the
-    first of proto3, proto2 and editions that can say every contract (proto2 for
-    one with ``wire_default=`` or ``required`` fields).
+    ``services`` (and/or contracts) are exported together with
+    ``model.descriptor_set``: one file per package, each importing those it uses.
+    ``syntax`` (``"proto2"``, ``"proto3"``, ``"editions"``) is the files'; by
+    default the first of proto3, proto2 and editions that can say every contract
+    (proto2 for one with ``wire_default=`` or ``required`` fields).
     """
     from google.protobuf import descriptor_pb2
     from google.protobuf import descriptor_pool as pools
 
     model = default_model if model is None else model
-    by_package: dict[str, list[type]] = {}
-    for cls in services:
-        package = service_info(cls).package if _is_service(cls) else ""
-        by_package.setdefault(package, []).append(cls)
     pool = pools.DescriptorPool()
-    added: set[str] = set()
-    for roots in by_package.values():
-        files = descriptor_pb2.FileDescriptorSet.FromString(_descriptor_set(model, roots, syntax))
-        for fd in files.file:
-            if fd.name not in added:
-                added.add(fd.name)
-                pool.Add(fd)
+    for fd in descriptor_pb2.FileDescriptorSet.FromString(
+        _descriptor_set(model, services, syntax)
+    ).file:
+        pool.Add(fd)
     return pool
 
 
@@ -70,7 +63,7 @@ def enable_reflection(
     reflection.enable_server_reflection([*names, reflection.SERVICE_NAME], server, pool=pool)
 
 
-def _descriptor_set(model: TypeModel, roots: list[type], syntax: str | None) -> bytes:
+def _descriptor_set(model: TypeModel, roots: tuple[type, ...], syntax: str | None) -> bytes:
     """``model.descriptor_set(roots)`` in ``syntax``, or in the first syntax that can say
     the contracts (reflection must answer for whatever a server was declared with)."""
     if syntax is not None:
