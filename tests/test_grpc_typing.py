@@ -86,7 +86,7 @@ FRONT_DOOR = """
 from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Annotated, Protocol
 import grpc  # type: ignore[import-untyped]
 import protoattr as pa
 import protoattr.grpc as pg
@@ -104,8 +104,15 @@ class Impl(S):
     def get(self, request: Req) -> Req:
         return request
 
+@pa.proto_contract
+@dataclass
+class Task:  # a required field as a type checker sees one: Annotated, no default
+    id: Annotated[pa.int32, pa.member(1)]
+    name: str = pa.field(2, default="")
+
 reveal_type(pa.serialize(Req(1)))
 pg.add_service(grpc.server(ThreadPoolExecutor()), Impl())  # the declaration found from Impl
+Task(name="x")
 """
 
 
@@ -126,5 +133,8 @@ def test_an_installed_protoattr_is_found_and_typed(tmp_path: Path) -> None:
         os.chdir(cwd)
         sys.setrecursionlimit(limit)
     mine = [ln for ln in out.splitlines() if ln.startswith(path.name)]
-    assert [ln.split(": ", 1)[1] for ln in mine] == ['note: Revealed type is "bytes"'], out + err
-    assert status == 0
+    assert [ln.split(": ", 1)[1] for ln in mine] == [
+        'note: Revealed type is "bytes"',
+        'error: Missing positional argument "id" in call to "Task"  [call-arg]',
+    ], out + err
+    assert status == 1
