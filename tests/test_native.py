@@ -56,8 +56,10 @@ def test_backend_names_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_native_without_the_extension_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native, "engine", lambda: None)
+    monkeypatch.setattr(native, "_warned", False)
     monkeypatch.delenv("PROTOATTR_BACKEND", raising=False)
-    assert pa.TypeModel().backend == "python"
+    with pytest.warns(RuntimeWarning, match="C engine is not built"):  # once, at first use
+        assert pa.TypeModel().backend == "python"
     with pytest.raises(ImportError, match="needs protoattr's C extension"):
         pa.TypeModel(backend="native")
     monkeypatch.setenv("PROTOATTR_BACKEND", "native")
