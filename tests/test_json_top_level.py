@@ -58,3 +58,29 @@ def test_a_plain_dict_is_not_silently_a_struct() -> None:
     assert pa.from_json(pa.Struct, '{"a": 1}') == {"a": 1.0}
     assert pa.to_dict([1, "x"], type=pa.ListValue) == [1.0, "x"]
     assert pa.to_dict(3, type=pa.JsonValue) == 3.0
+
+
+@proto_contract
+@dataclass
+class Holder:
+    items: list[A] = field(1, default_factory=list)
+    by_key: dict[str, A] = field(2, default_factory=dict)
+    one: A = field(3, default_factory=A)
+    nums: list[pa.int32] = field(4, default_factory=list)
+
+
+@pytest.mark.parametrize(
+    ("obj", "path"),
+    [
+        (Holder(items=[A(), A("x")]), r"Holder\.items\[1\]\.x"),  # type: ignore[arg-type]
+        (Holder(by_key={"k": A("x")}), r"Holder\.by_key\['k'\]\.x"),  # type: ignore[arg-type]
+        (Holder(one=A("x")), r"Holder\.one\.x"),  # type: ignore[arg-type]
+        (Holder(nums=[1, "a"]), r"Holder\.nums\[1\]"),  # type: ignore[list-item]
+    ],
+    ids=["list", "map", "message", "scalars"],
+)
+def test_json_and_binary_encode_errors_name_the_same_path(obj: Holder, path: str) -> None:
+    with pytest.raises(pa.EncodeError, match=f"^{path}: "):
+        pa.to_json(obj)
+    with pytest.raises(pa.EncodeError, match=f"^{path}: "):
+        pa.serialize(obj)
