@@ -33,6 +33,7 @@ EXPECTED = {
     "deserialize",
     "deserialize_from",
     "deserialize_items",
+    "deserialize_items_async",
     "deserialize_with_length_prefix",
     "dotnet_service_name",
     "field",
@@ -50,6 +51,7 @@ EXPECTED = {
     "rpc",
     "serialize",
     "serialize_items",
+    "serialize_items_async",
     "serialize_to",
     "serialize_with_length_prefix",
     "service",
@@ -61,6 +63,7 @@ EXPECTED = {
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 }
 
