@@ -93,9 +93,9 @@ def _protoc_set(source_info: bool, tmp_path: Path) -> bytes:
 
 
 def _without_set_defaults(message: Message) -> Message:
-    """``message`` with every scalar that is set to its non-zero ``[default]`` cleared:
-    the one difference left while generated contracts cannot keep presence there
-    (``cc_enable_arenas = true``; issue 18, problem 5, not this module's)."""
+    """``message`` with every scalar that is set to its non-zero ``[default]`` cleared
+    (``cc_enable_arenas = true``): what the relay compared before generated contracts
+    kept presence there (issue 18, problem 5); the byte-exact test below needs none."""
     for fd, value in message.ListFields():
         if fd.type == descriptor.FieldDescriptor.TYPE_MESSAGE:
             items = value if fd.is_repeated else [value]
@@ -124,11 +124,6 @@ def test_protocs_descriptor_sets_relay_modulo_default_presence(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="presence of proto2 fields set to a non-zero [default] (cc_enable_arenas = true) "
-    "is the frontdoor work (issue 18, problem 5): when it lands this passes",
-)
 @pytest.mark.parametrize("source_info", [False, True], ids=["plain", "source_info"])
 def test_protocs_descriptor_sets_relay_byte_exactly(
     descriptor_pa: Any, source_info: bool, tmp_path: Path

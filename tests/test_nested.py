@@ -247,9 +247,14 @@ def test_gen_writes_nested_classes(nested_gen: tuple[Any, Any]) -> None:
     assert pa.default_model.full_name(g.Order.Line.Detail) == "nest.gen.v1.Order.Line.Detail"
     assert pa.default_model.full_name(g.Order.Status) == "nest.gen.v1.Order.Status"
     assert pa.default_model.full_name(g.Line) == "nest.gen.v1.Line"
-    assert g.Order().status is g.Order.Status.PAID
-    assert g.Order.Line.Detail().s is g.Order.Status.PAID
-    assert g.Line().k is g.Order.Line.Kind.SERVICE
+    # [default = PAID] keeps presence (issue 18.5): absent is None, peers read PAID
+    assert g.Order().status is None and g.Order.Line.Detail().s is None and g.Line().k is None
+    text = pa.default_model.schema(g.Order, syntax="proto2")
+    assert "optional .nest.gen.v1.Order.Status status = 2 [default = PAID];" in text
+    assert "optional .nest.gen.v1.Order.Status s = 2 [default = PAID];" in text  # lazy: by number
+    assert "optional .nest.gen.v1.Order.Line.Kind kind = 3 [default = SERVICE];" in text
+    paid = g.Order(status=g.Order.Status.PAID)
+    assert pa.serialize(paid) == b"\x10\x01"  # set to its default: written
 
 
 def test_gen_nested_reads_and_writes_upbs_bytes(nested_gen: tuple[Any, Any]) -> None:

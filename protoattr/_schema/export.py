@@ -33,7 +33,15 @@ from .._json.plan import json_name
 from . import descriptor as d
 from . import wkt_files
 from .bcl import BCL_PROTO, bcl_file
-from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value, file_of
+from .proto import (
+    _export_roots,
+    _Exporter,
+    _group_name,
+    _message_like,
+    _wire_value,
+    declared_default,
+    file_of,
+)
 from .services import full_name, message_name, split_services
 
 if TYPE_CHECKING:
@@ -387,8 +395,7 @@ class _Builder:
         if text is None:
             return None
         vt = f.value
-        value = f.default_factory() if f.default_factory is not None else f.default
-        wire = _wire_value(vt, value)
+        wire = _wire_value(vt, declared_default(f))
         kind = vt.kind
         if kind is Kind.STRING:
             return str(wire)

@@ -21,11 +21,9 @@ How protobuf declarations become Python:
 - implicit presence (proto3 plain fields) -> ``x: T = field(n, default=<zero>)``;
 - explicit presence (proto2 ``optional``, proto3 ``optional``, messages, edition
   default) -> ``x: T | None = field(n, default=None)``, so presence survives a
-  round trip; where the declared ``[default = d]`` is not the zero value (for
-  an enum: not its first value) the field is ``x: T = field(n, default=d)``
-  instead: absent reads as ``d``, and (protoattr's rule) a value equal to ``d``
-  is not written, so a message that sets such a field to its default
-  re-encodes without it (parse-equal, not byte-equal);
+  round trip; a declared ``[default = d]`` that is not the zero value (for an
+  enum: not its first value) adds ``wire_default=d``: absent is ``None`` here and
+  ``d`` to peers, and a value set to ``d`` is still written (byte-exact relay);
 - ``required`` -> ``required=True`` with no default (the class is ``kw_only``);
 - ``repeated`` -> ``list[T]`` (``packed=False`` where the schema says expanded),
   ``map<K, V>`` -> ``dict[K, V]``, ``oneof`` -> ``oneof="name"`` on ``T | None`` fields;

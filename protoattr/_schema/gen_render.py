@@ -448,8 +448,13 @@ class Writer(ServiceWriter):
                 annotation = value
                 options.append(f"default={self._zero(f, ref, t)}")
             elif default is not None and not self._is_natural(f, ref, default, t):
-                annotation = value
-                options.append(f"default={default}")
+                annotation = f"{value} | None"  # presence kept: set-to-default is written
+                if default.startswith(_LAZY):  # an enum not visible here yet: its number
+                    assert ref is not None and ref.enum is not None
+                    default = str(
+                        next(v.number for v in ref.enum.value if v.name == f.default_value)
+                    )
+                options += ["default=None", f"wire_default={default}"]
             else:
                 annotation = f"{value} | None"
                 options.append("default=None")

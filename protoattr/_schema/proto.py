@@ -722,7 +722,7 @@ class _Exporter:
         zero that is implicit presence; otherwise it needs a declared default.
         """
         vt = f.value
-        default = f.default_factory() if f.default_factory is not None else f.default
+        default = declared_default(f)
         if f.label is Label.OPTIONAL or f.required or _message_like(vt):
             presence = "explicit"
             if default is None or _message_like(vt):
@@ -868,3 +868,11 @@ def _upper_snake(name: str) -> str:
 
 def _qual(owner: object) -> str:
     return str(getattr(owner, "__qualname__", repr(owner)))
+
+
+def declared_default(f: FieldInfo) -> Any:
+    """The default a schema declares for ``f``: what an absent field reads as on the
+    wire (an explicit-presence field's ``wire_default``, else the codec's default)."""
+    if f.wire_default is not None:
+        return f.wire_default
+    return f.default_factory() if f.default_factory is not None else f.default
