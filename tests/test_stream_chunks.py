@@ -275,3 +275,26 @@ def test_an_iterator_outliving_its_closed_file_is_collected_quietly(tmp_path: Pa
         items = pa.deserialize_items(Boiler, f)
         assert next(items) == BOILERS[0]
     del items  # the file is closed: nothing to put back, and no "exception ignored"
+
+
+def test_a_buffered_non_blocking_stream_with_nothing_ready_is_not_its_end() -> None:
+    class NothingYet(io.RawIOBase):
+        """A non-blocking raw stream: one frame, then nothing ready (read gives None)."""
+
+        def __init__(self) -> None:
+            self._data = written([Point(7)])
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray | memoryview) -> int | None:  # type: ignore[override]
+            if not self._data:
+                return None
+            n = min(len(b), len(self._data))
+            b[:n], self._data = self._data[:n], self._data[n:]
+            return n
+
+    items = pa.deserialize_items(Point, io.BufferedReader(NothingYet()))
+    assert next(items) == Point(7)
+    with pytest.raises(BlockingIOError):
+        next(items)
