@@ -14,6 +14,7 @@ import typing as _typing
 from ._core.contract import closed_enum, proto_contract
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._core.fields import field, member
+from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
     fixed64,
@@ -40,7 +41,7 @@ from ._typemodel import TypeModel, default_model
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from . import wrappers
+    from . import bcl, wrappers
     from ._core.convert import UUIDBytes
     from ._core.wkt import (
         Any,
@@ -53,7 +54,7 @@ if _typing.TYPE_CHECKING:
         Struct,
         Timestamp,
     )
-    from ._service import CallContext, rpc, service
+    from ._service import CallContext, dotnet_service_name, rpc, service
 
 #: the well-known types load on first use: declaring their contracts costs import time
 _WELL_KNOWN = frozenset(
@@ -62,7 +63,7 @@ _WELL_KNOWN = frozenset(
 )  # fmt: skip
 
 
-_SERVICES = frozenset({"CallContext", "rpc", "service"})
+_SERVICES = frozenset({"CallContext", "dotnet_service_name", "rpc", "service"})
 
 
 def __getattr__(name: str) -> _typing.Any:
@@ -81,6 +82,8 @@ def __getattr__(name: str) -> _typing.Any:
         return value
     if name == "wrappers":
         return _importlib.import_module("protoattr.wrappers")
+    if name == "bcl":
+        return _importlib.import_module("protoattr.bcl")
     if name == "grpc":
         # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
         # ``import protoattr`` never needs grpcio.
@@ -123,6 +126,7 @@ __all__ = [
     "__version__",
     "add_subtype",
     "add_surrogate",
+    "bcl",
     "closed_enum",
     "deep_clone",
     "default_model",
@@ -131,6 +135,7 @@ __all__ = [
     "deserialize_items",
     "deserialize_items_async",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "fixed32",
     "fixed64",
@@ -158,5 +163,6 @@ __all__ = [
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 ]

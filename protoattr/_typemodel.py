@@ -30,11 +30,15 @@ class TypeModel(CodecModel):
     ``max_messages`` bounds how many messages one decode may build (``None``: no
     bound), so that a small hostile input cannot make a server build millions of
     empty messages (see "Hostile input" in docs/errors.md).
+    ``compatibility_level`` is protobuf-net's (200, 240, 300; ``None`` is 300) for the
+    contracts that do not name their own: at 200 plain ``datetime``, ``timedelta``,
+    ``Decimal`` and ``UUID`` fields take protobuf-net's bcl.proto forms (see ``pa.bcl``).
+    ``include_date_time_kind=True`` (protobuf-net's ``IncludeDateTimeKind``) makes every
+    bcl.DateTime field write its kind, unless its contract says otherwise.
     ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
     ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
-    A model with ``max_messages`` runs the generated Python codecs whatever the backend
-    asked for (they count the messages a decode builds; the C engine does not), so its
-    ``backend`` is ``"python"``.
+    Both backends count the messages a decode builds, at the same points, and stop
+    with the same ``DecodeError``: a bounded model keeps the C engine's speed.
     """
 
     def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:

@@ -25,6 +25,7 @@ EXPECTED = {
     "__version__",
     "add_subtype",
     "add_surrogate",
+    "bcl",
     "closed_enum",
     "deep_clone",
     "default_model",
@@ -33,6 +34,7 @@ EXPECTED = {
     "deserialize_items",
     "deserialize_items_async",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "from_dict",
     "from_json",
@@ -60,6 +62,7 @@ EXPECTED = {
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 }
 

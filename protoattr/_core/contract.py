@@ -12,6 +12,7 @@ import collections.abc
 import dataclasses
 import datetime
 import enum
+import functools
 import inspect
 import sys
 import threading
@@ -21,6 +22,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, Union
 
+from . import bcl as _bcl
 from . import convert as _convert
 from . import names as _names
 from . import registry
@@ -66,6 +68,8 @@ class ValueType:
     encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
     decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
     zero: Any = None  # the domain zero (the default of a singular field without one)
+    #: BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
+    with_kind: bool = False
 
     @property
     def is_message(self) -> bool:
@@ -115,6 +119,10 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
+    compatibility_level: int | None = None
+    #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
+    include_date_time_kind: bool | None = None
 
 
 @dataclasses.dataclass
@@ -236,6 +244,8 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    compatibility_level: int | None = None,
+    include_date_time_kind: bool | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -243,7 +253,11 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
-    makes the contract's full name ``package.Name``.
+    makes the contract's full name ``package.Name``.  ``compatibility_level`` is
+    protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
+    fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
+    300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
+    bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -252,6 +266,8 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        compatibility_level=compatibility_level,
+        include_date_time_kind=include_date_time_kind,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -682,6 +698,11 @@ def _check_options(qual: str, options: ContractOptions) -> None:
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
             )
+    level = options.compatibility_level
+    if level is not None and level not in _bcl.LEVELS:
+        raise ContractError(f"{qual}: compatibility_level must be 200, 240 or 300, not {level!r}")
+    if options.include_date_time_kind not in (None, True, False):
+        raise ContractError(f"{qual}: include_date_time_kind is True or False")
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
         raise ContractError(
@@ -794,6 +815,10 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if options.compatibility_level is not None or options.include_date_time_kind:
+        value = at_level(
+            value, options.compatibility_level or 300, bool(options.include_date_time_kind)
+        )
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
@@ -848,6 +873,9 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     marker = _marker(metadata)
     if marker is not None:
         return marker.value_type()
+    forms = [m for m in metadata if isinstance(m, _bcl.Form)]
+    if forms:
+        return _bcl_type(where, bare, forms[-1])
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]
@@ -891,6 +919,86 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if origin is not None and (origin in _SEQUENCE_ORIGINS or origin in _MAP_ORIGINS):
         raise ContractError(f"{where}: nested collections ({bare!r}) are not supported")
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
+
+
+@functools.cache
+def _bcl_forms() -> dict[_bcl.Form, tuple[Kind, type]]:
+    """The bcl forms' kinds and Python types; built when first asked for, since
+    ``decimal`` and ``uuid`` are not imported by ``import protoattr``."""
+    import decimal
+    import uuid
+
+    return {
+        _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
+        _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
+        _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
+    }
+
+
+_TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
+    _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks, _bcl.ticks_to_datetime,
+                               datetime.datetime.min),
+    _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
+                               _bcl.ticks_to_timedelta, datetime.timedelta(0)),
+}  # fmt: skip
+
+
+def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
+    if form in _TICK_FORMS:  # DataFormat.FixedSize: converted to a bare sfixed64
+        domain, to_wire, from_wire, zero = _TICK_FORMS[form]
+        if bare is not domain:
+            raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
+        return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
+    kind, expected = _bcl_forms()[form]
+    if bare is not expected:
+        raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")
+    return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
+
+
+def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueType:
+    """``value`` as protobuf-net's compatibility ``level`` writes a plain annotation of it:
+    at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
+    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid.  ``include_kind``
+    (protobuf-net's IncludeDateTimeKind) makes every bcl.DateTime write its kind."""
+    import decimal
+    import uuid
+
+    kind = value.kind
+    if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
+        value = ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
+    elif (
+        level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID)
+    ):
+        value = ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+    if include_kind and value.kind is Kind.BCL_DATETIME and not value.with_kind:
+        value = dataclasses.replace(value, with_kind=True)
+    return value
+
+
+def with_level(info: ContractInfo, level: int | None, include_kind: bool = False) -> ContractInfo:
+    """``info`` as a model at compatibility ``level`` (and IncludeDateTimeKind) sees it: the
+    contract's own options, where it has them, win; explicit annotations (``pa.bcl.*``,
+    ``UUIDBytes``) keep their forms."""
+    options = info.options
+    if options.compatibility_level is not None:
+        level = options.compatibility_level
+    if options.include_date_time_kind is not None:
+        include_kind = options.include_date_time_kind
+    if (level is None or level == 300) and not include_kind:
+        return info
+    fields = []
+    for f in info.fields:
+        old = f.value
+        value = at_level(old, level or 300, include_kind)
+        if value is not old:
+            no_default = f.default is zero_value(old)
+            f = dataclasses.replace(f, value=value)
+            if no_default and value.kind is not old.kind:  # the new kind's zero
+                f.default = zero_value(value)
+        fields.append(f)
+    return dataclasses.replace(info, fields=fields)
 
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
@@ -938,6 +1046,10 @@ def zero_value(value: ValueType) -> Any:
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
 
@@ -949,6 +1061,8 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.BYTES: b"",
     Kind.TIMESTAMP: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
     Kind.DURATION: datetime.timedelta(0),
+    Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
+    Kind.BCL_TIMESPAN: datetime.timedelta(0),
 }
 del _ZEROS[Kind.ENUM]
 
@@ -1001,9 +1115,8 @@ def check_default_fits(info: FieldInfo) -> None:
         lo, hi = INT_RANGES[kind]
         if type(default) is not int or not lo <= default <= hi:
             raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
-    elif kind in _DEFAULT_TYPES and (
-        not isinstance(default, _DEFAULT_TYPES[kind])
-        or (isinstance(default, bool) and kind is not Kind.BOOL)
+    elif (expected := _default_type(kind)) is not None and (
+        not isinstance(default, expected) or (isinstance(default, bool) and kind is not Kind.BOOL)
     ):
         raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
 
@@ -1017,7 +1130,19 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.BYTES: bytes,
     Kind.TIMESTAMP: datetime.datetime,
     Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
 }
+
+
+def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
+    """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
+    types are looked up on demand (``import protoattr`` imports neither module)."""
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1]
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1]
+    return _DEFAULT_TYPES.get(kind)
 
 
 def iter_message_types(info: ContractInfo) -> Sequence[type]:

@@ -26,6 +26,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from .._core import bcl as _bcl
 from .._core import wire as _wire
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import DecodeError, EncodeError
@@ -52,6 +53,15 @@ _UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values
 _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 #: kinds whose second occurrence merges into the first (messages, well-known or not)
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+#: singular kinds written whenever not None (a bcl.DateTime even at DateTime.MinValue)
+_WRITTEN_UNLESS_NONE = _MERGED_KINDS | {Kind.BCL_DATETIME}
+#: the bcl.proto kinds: value -> body, and (buf, pos, end, depth, max_depth, where) -> value
+_BCL_CODECS: dict[Kind, tuple[Any, Any]] = {
+    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime),
+    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan),
+    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal),
+    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid),
+}
 
 
 def wire_type(kind: Kind) -> int:
@@ -316,7 +326,7 @@ class _Generator:
                 src.dedent()
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
             return
-        if f.label is Label.OPTIONAL or kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+        if f.label is Label.OPTIONAL or kind in _WRITTEN_UNLESS_NONE:
             src("if v is not None:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
@@ -527,6 +537,11 @@ class _Generator:
             src(f"b = _enc_dur({var})")
             self._write_len(src, buf, tag, "b")
             return
+        if kind in _BCL_CODECS:
+            encode = _bcl.encode_datetime_kind if vt.with_kind else _BCL_CODECS[kind][0]
+            src(f"b = {self.const(encode, 'enc_bcl')}({var})")
+            self._write_len(src, buf, tag, "b")
+            return
         raise AssertionError(kind)
 
     def _encode_packed(self, src: _Source, f: FieldInfo) -> None:
@@ -534,6 +549,8 @@ class _Generator:
         where = f.where
         if kind in _FIXED:
             fmt, _ = _FIXED[kind]
+            if f.value.encode_with is not None:  # a converted type (bcl ticks): to wire first
+                src(f"v = [{self.const(f.value.encode_with, 'to_wire')}(x) for x in v]")
             if kind in INT_RANGES:
                 lo, hi = INT_RANGES[kind]
                 src(f"if min(v) < {lo} or max(v) > {hi}:")
@@ -705,6 +722,17 @@ class _Generator:
             src("if tag >= 128:")
             src.indent()("tag, pos = _rtag(buf, pos - 1)")
             src.dedent()
+            known = [t for f in fields for t, _ in self._field_decoders(f, end, unknown, 0)]
+            known += [_wire.make_tag(t, 2) for t, _ in self.ctx.children_of(level)]
+            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
+            if len(known) > 8:  # an unknown field skips the chain of tests below at once
+                src(f"if tag not in {self.const(frozenset(known), 'known')}:")
+                with src.indent():
+                    src(skip)
+                    if unknown is not None:
+                        self.ns["_ucat"] = _runtime.unknown_append
+                        src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+                    src("continue")
             keyword = "if"
             for f in fields:
                 for tag, lines in self._field_decoders(f, end, unknown, 0):
@@ -733,7 +761,6 @@ class _Generator:
                     src(f"if pos != {sub_end}:")
                     src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
                     src.dedent()
-            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             if keyword == "if":
                 src(skip)
             else:
@@ -743,7 +770,8 @@ class _Generator:
             if unknown is not None:
                 if keyword != "if":
                     src.indent()
-                src(f"{unknown} += buf[t0:pos]")
+                self.ns["_ucat"] = _runtime.unknown_append
+                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
                 if keyword != "if":
                     src.dedent()
 
@@ -820,7 +848,7 @@ class _Generator:
                 var = self.unknown_var(level)
                 self.ns["_set_unknown"] = _runtime.set_unknown
                 src(f"if {var}:")
-                src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, {var})")
+                src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, bytes({var}))")
                 src.dedent()
         src("return obj")
 
@@ -914,12 +942,15 @@ class _Generator:
                     lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
                     if unknown is not None and end == "pe":  # packed: re-encode singly
                         self.ns["_closed_unknown"] = _runtime.closed_enum_unknown
+                        self.ns["_ucat"] = _runtime.unknown_append
                         lines += [
                             "else:",
-                            f"    {unknown} += _closed_unknown({tag}, _rv(buf, p0)[0])",
+                            f"    {unknown} = _ucat({unknown}, _closed_unknown({tag}, "
+                            "_rv(buf, p0)[0]), 0, None)",
                         ]
                     elif unknown is not None:
-                        lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+                        self.ns["_ucat"] = _runtime.unknown_append
+                        lines += ["else:", f"    {unknown} = _ucat({unknown}, buf, t0, pos)"]
                     return lines
                 if vt.decode_with is not None:  # IntFlag: any combination is a value
                     members = self.const(vt.decode_with, "flag")
@@ -974,6 +1005,13 @@ class _Generator:
                     f"{self._where!r})"
                 )
             )
+        elif kind in _BCL_CODECS:
+            decode = self.const(_BCL_CODECS[kind][1], "dec_bcl")
+            lines.append(
+                store.format(
+                    f"{decode}(buf, pos, e, depth + 1, {self.ctx.max_depth}, {self._where!r})"
+                )
+            )
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
             lines.append(
@@ -1015,6 +1053,10 @@ class _Generator:
                     "    xs = _f32nans(xs, buf, pos)",
                     f"{target}.extend(xs)",
                 ]
+            if f.value.decode_with is not None:  # a converted type (bcl ticks)
+                from_wire = self.const(f.value.decode_with, "from_wire")
+                lines[-1] = f"xs = _sunpack('<%d{fmt}' % (n // {size}), buf, pos)"
+                lines.append(f"{target}.extend(map({from_wire}, xs))")
             lines.append("pos = e")
             return lines
         lines += ["pe = e", "while pos < pe:"]
@@ -1068,7 +1110,8 @@ class _Generator:
             lines.append("if not odd:")
         lines.append(f"    f_{f.name}[k] = y")
         if unknown is not None:
-            lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+            self.ns["_ucat"] = _runtime.unknown_append
+            lines += ["else:", f"    {unknown} = _ucat({unknown}, buf, t0, pos)"]
         return lines
 
     def _empty_message(self, vt: ValueType) -> str:

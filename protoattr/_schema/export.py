@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import FieldInfo, Label, ValueType
 from .._core.names import scoped_name
-from .._core.types import PACKABLE, Kind
+from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
 from . import wkt_files
+from .bcl import BCL_PROTO, bcl_file
 from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value, file_of
 from .services import full_name, message_name, split_services
 
@@ -73,8 +74,10 @@ def descriptor_set(
     """
     files = file_descriptors(model, cls, syntax=syntax, package=package, name=name)
     if include_imports:
-        used = sorted({dep for fd in files for dep in fd.dependency if dep in wkt_files.FILES})
-        files = [_well_known(model, path) for path in used] + files
+        deps = {dep for fd in files for dep in fd.dependency}
+        used = sorted(dep for dep in deps if dep in wkt_files.FILES)
+        bcl = [bcl_file()] if BCL_PROTO in deps else []  # protobuf-net's, shipped here
+        files = [_well_known(model, path) for path in used] + bcl + files
     return model.serialize(d.FileDescriptorSet(file=files))
 
 
@@ -312,6 +315,8 @@ class _Builder:
         elif kind in _WELL_KNOWN:
             field.type = d.FieldType.TYPE_MESSAGE
             field.type_name = f".google.protobuf.{_WELL_KNOWN[kind]}"
+        elif kind in BCL_KINDS:  # protobuf-net's bcl.proto: ".bcl.DateTime" ...
+            field.type, field.type_name = d.FieldType.TYPE_MESSAGE, f".{kind.value}"
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 

@@ -55,6 +55,7 @@ from pathlib import Path
 
 from .._model import codecs as _codecs
 from . import descriptor as d
+from .bcl import INCLUDE as BCL_INCLUDE
 from .gen_descriptors import GenError
 from .gen_render import generate_modules, generate_source
 
@@ -98,6 +99,8 @@ def descriptor_set(files: Sequence[str | os.PathLike[str]], include: Sequence[st
     resolved = {os.path.realpath(p) for p in paths}
     if wkt is not None and os.path.realpath(wkt) not in resolved:
         paths.append(str(wkt))
+    if os.path.realpath(BCL_INCLUDE) not in resolved:  # protobuf-net/bcl.proto
+        paths.append(str(BCL_INCLUDE))
     with tempfile.TemporaryDirectory(prefix="protoattr-gen-") as tmp:
         out = Path(tmp) / "set.pb"
         args = [

@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Any
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
 from .._core.names import _PACKAGE, nested_in, scoped_name
-from .._core.types import INT_RANGES, PACKABLE, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
@@ -83,6 +83,11 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WELL_KNOWN = {
     Kind.TIMESTAMP: "google/protobuf/timestamp.proto",
     Kind.DURATION: "google/protobuf/duration.proto",
+    # protobuf-net's own forms, as its GetProto imports them
+    Kind.BCL_DATETIME: "protobuf-net/bcl.proto",
+    Kind.BCL_TIMESPAN: "protobuf-net/bcl.proto",
+    Kind.BCL_DECIMAL: "protobuf-net/bcl.proto",
+    Kind.BCL_GUID: "protobuf-net/bcl.proto",
 }
 _INDENT = "  "
 
@@ -787,6 +792,8 @@ class _Exporter:
                 root = self._root(vt.py_type)
                 return self._declared_ref(root, self.model.info(root).scoped_name, shadow)
             return self._declared_ref(vt.py_type, scoped_name(vt.py_type), shadow)
+        if kind in BCL_KINDS:
+            return f".{kind.value}"  # as protobuf-net's GetProto names them
         return str(kind.value)
 
     def _root(self, cls: type) -> type:
@@ -811,7 +818,7 @@ class _Exporter:
 
 def _message_like(vt: ValueType) -> bool:
     """Messages, Timestamp and Duration: presence is always explicit."""
-    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION)
+    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or vt.kind in BCL_KINDS
 
 
 def _wire_value(vt: ValueType, default: Any) -> Any:

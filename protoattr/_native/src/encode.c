@@ -10,6 +10,7 @@
 #include "wire.h"
 #include "timefmt.h"
 #include "convert.h"
+#include "bcl.h"
 #include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
@@ -265,6 +266,13 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
         }
         return write_body(b, PyObject_CallOneArg(vs->helper_encode, v));
     }
+    case K_BCL_DATETIME: case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID: {
+        int done = bcl_encode(st->datetime_api, vs, v, b);
+        if (done) {
+            return done < 0 ? -1 : 0;
+        }
+        return write_body(b, PyObject_CallOneArg(vs->helper_encode, v));  /* the reference */
+    }
     default:
         return -1;
     }
@@ -309,6 +317,9 @@ static int write_value(EngineState *st, const ValueSpec *vs, const unsigned char
 static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
     const ValueSpec *vs = &f->value;
     switch (vs->kind) {
+    case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID:
+        /* `v != default`, as the generated encoder compares (Decimal('0.00') is 0) */
+        return PyObject_RichCompareBool(v, f->def_obj, Py_NE);
     case K_UINT32: case K_UINT64: case K_FIXED32: case K_FIXED64: {
         uint64_t u;
         if (get_unsigned(v, UINT64_MAX, &u) < 0) return -1;
@@ -586,8 +597,13 @@ static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, 
 
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
     if (stack_low()) return -1;  /* the thread's C stack is nearly used up */
+    if (depth > NATIVE_MAX_DEPTH) {  /* final (module.c): the model names the path */
+        PyErr_Format(st->encode_too_deep, "%s: nested deeper than %d levels (a cycle?)",
+                     Py_TYPE(obj)->tp_name, NATIVE_MAX_DEPTH);
+        return -1;
+    }
     if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
-    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
+    if (!plan->ready || plan->invalid) {
         return -1;
     }
     PyObject *dict = NULL;

@@ -18,8 +18,13 @@ enum {
     K_INT32 = 1, K_INT64, K_UINT32, K_UINT64, K_SINT32, K_SINT64,
     K_FIXED32, K_FIXED64, K_SFIXED32, K_SFIXED64, K_BOOL, K_ENUM,
     K_FLOAT, K_DOUBLE, K_STRING, K_BYTES, K_MESSAGE, K_TIMESTAMP, K_DURATION,
+    K_BCL_DATETIME, K_BCL_TIMESPAN, K_BCL_DECIMAL, K_BCL_GUID, /* bcl.c */
     K_LAST
 };
+
+static inline int is_bcl_kind(int kind) {
+    return kind >= K_BCL_DATETIME && kind <= K_BCL_GUID;
+}
 
 enum { L_SINGULAR = 0, L_OPTIONAL = 1, L_REPEATED = 2, L_MAP = 3 };
 
@@ -43,9 +48,11 @@ typedef struct {
     int sub_native;
     PyObject *enum_members;   /* ENUM: {number: member}, or NULL */
     int enum_plain;           /* ENUM: not an int subclass: encode reads .value */
-    int closed;               /* ENUM: closed, unknown numbers are not values */
-    PyObject *helper_encode;  /* TIMESTAMP/DURATION: value -> body bytes */
-    PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value */
+    int closed;               /* ENUM: closed, unknown numbers are not values;
+                                 BCL_DATETIME: write the kind (IncludeDateTimeKind) */
+    PyObject *helper_encode;  /* TIMESTAMP/DURATION/BCL_*: value -> body bytes */
+    PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value;
+                                 BCL_*: (buf, pos, end, depth, max_depth) -> value */
     PyObject *zero;           /* the value of a map entry without this part */
     /* converted types and surrogates (convert.c): the value travels as `kind` */
     int conv;                 /* CONV_*: 0 = none */
@@ -114,6 +121,14 @@ typedef struct Plan {
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
+    int in_place;             /* flat, built by object.__new__ and plain attributes, no
+                               * containers: a merge may go into the object (decode.c) */
+    /* TypeModel(max_messages=N) (budget.h): N (0: no bound), the Python side's
+     * thread-local BUDGET with the name "left", and runtime.too_many_messages */
+    Py_ssize_t max_messages;
+    PyObject *budget;
+    PyObject *budget_name;
+    PyObject *too_many;
     PyObject *weakreflist;
 } Plan;
 
@@ -129,6 +144,7 @@ typedef struct {
     PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
+    PyObject *encode_too_deep; /* NestedTooDeeply (RecursionError): encode past the bound */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
@@ -156,6 +172,10 @@ PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
 int engine_may_fall_back(void);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
+/* The same, called from Python (Plan.decode/decode_list, merges when base is not
+ * NULL): a bounded model's message count continues the one in BUDGET.left. */
+PyObject *engine_decode_nested(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                               Py_ssize_t end, Py_ssize_t depth, PyObject *base, int list);
 /* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
 PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
 PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
