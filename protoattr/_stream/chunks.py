@@ -80,17 +80,15 @@ def framing_tag(field_number: int) -> bytes:
 
 def _runs_plans(model: object) -> bool:
     """A model of ours on the engine; any other object with ``serialize``/``deserialize``
-    (a stand-in, a wrapper) is called as it is."""
-    return (
-        isinstance(model, CodecModel) and model.backend == "native" and model.max_messages is None
-    )
+    (a stand-in, a wrapper) is called as it is.  The engine counts a bounded model's
+    messages per decode (each item starts a fresh count, as ``deserialize`` does)."""
+    return isinstance(model, CodecModel) and model.backend == "native"
 
 
 def plan_of(model: CodecModel, cls: object) -> Any:
     """The engine's plan decoding ``cls`` in ``model``, or ``None`` (then Python frames).
 
-    A model with ``max_messages`` counts messages in its Python codecs, so it
-    gets no plan here either.  A class that is not a contract gets ``None``:
+    A class that is not a contract gets ``None``:
     its error comes from the exact reader, where it always came from.
     """
     engine = _ENGINE
