@@ -12,9 +12,9 @@ import importlib as _importlib
 import typing as _typing
 
 from ._core.contract import closed_enum, proto_contract
-from ._core.convert import UUIDBytes
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._core.fields import field, member
+from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
     fixed64,
@@ -28,19 +28,21 @@ from ._core.types import (
     uint32,
     uint64,
 )
-from ._service import CallContext, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
+    deserialize_items_async,
     deserialize_with_length_prefix,
     serialize_items,
+    serialize_items_async,
     serialize_with_length_prefix,
 )
 from ._typemodel import TypeModel, default_model
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from . import wrappers
+    from . import bcl, wrappers
+    from ._core.convert import UUIDBytes
     from ._core.wkt import (
         Any,
         Duration,
@@ -52,6 +54,7 @@ if _typing.TYPE_CHECKING:
         Struct,
         Timestamp,
     )
+    from ._service import CallContext, dotnet_service_name, rpc, service
 
 #: the well-known types load on first use: declaring their contracts costs import time
 _WELL_KNOWN = frozenset(
@@ -60,14 +63,27 @@ _WELL_KNOWN = frozenset(
 )  # fmt: skip
 
 
+_SERVICES = frozenset({"CallContext", "dotnet_service_name", "rpc", "service"})
+
+
 def __getattr__(name: str) -> _typing.Any:
     # import_module, not "from . import": that would ask this very __getattr__ again
     if name in _WELL_KNOWN:
         value = getattr(_importlib.import_module("protoattr._core.wkt"), name)
         globals()[name] = value
         return value
+    if name in _SERVICES:  # declaring services is not needed by a binary round trip
+        value = getattr(_importlib.import_module("protoattr._service"), name)
+        globals()[name] = value
+        return value
+    if name == "UUIDBytes":  # it needs the uuid module, which imports platform: ~3 ms
+        value = _importlib.import_module("protoattr._core.convert").UUIDBytes
+        globals()[name] = value
+        return value
     if name == "wrappers":
         return _importlib.import_module("protoattr.wrappers")
+    if name == "bcl":
+        return _importlib.import_module("protoattr.bcl")
     if name == "grpc":
         # ``pa.grpc`` without ``import protoattr.grpc``: imported on first use, so that
         # ``import protoattr`` never needs grpcio.
@@ -110,13 +126,16 @@ __all__ = [
     "__version__",
     "add_subtype",
     "add_surrogate",
+    "bcl",
     "closed_enum",
     "deep_clone",
     "default_model",
     "deserialize",
     "deserialize_from",
     "deserialize_items",
+    "deserialize_items_async",
     "deserialize_with_length_prefix",
+    "dotnet_service_name",
     "field",
     "fixed32",
     "fixed64",
@@ -132,6 +151,7 @@ __all__ = [
     "rpc",
     "serialize",
     "serialize_items",
+    "serialize_items_async",
     "serialize_to",
     "serialize_with_length_prefix",
     "service",
@@ -143,5 +163,6 @@ __all__ = [
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 ]

@@ -4,7 +4,8 @@
 
     protoattr schema MODULE[:CLASS] [--syntax proto2|proto3|editions] [--package NAME] [-o FILE]
                      [--out-dir DIR]
-    protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py] [-I PATH ...]
+    protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py | --out-dir DIR] [-I PATH ...]
+                  [--time exact|datetime]
     protoattr decode MODULE:CLASS [FILE] [--json]   (--json: protobuf's canonical JSON)
     protoattr decode-raw [FILE]
     protoattr encode MODULE:CLASS [FILE]          (canonical JSON in, protobuf bytes out)
@@ -82,6 +83,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE.proto")
     p.add_argument("-o", "--output", metavar="OUT.py", help="write to OUT.py instead of stdout")
     p.add_argument(
+        "--out-dir",
+        metavar="DIR",
+        help="write one module per .proto file under DIR, as protoc's --python_out lays them "
+        "out (shop/v1/order.proto -> DIR/shop/v1/order_pa.py), importing each other",
+    )
+    p.add_argument(
+        "--time",
+        choices=("exact", "datetime"),
+        default="exact",
+        help="Timestamp/Duration fields as pa.Timestamp/pa.Duration (exact, the default) or "
+        "as datetime/timedelta (microseconds, years 1..9999)",
+    )
+    p.add_argument(
         "-I",
         "--proto-path",
         action="append",
@@ -144,16 +158,27 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _gen(args: argparse.Namespace) -> int:
-    from ._schema.gen import generate
+    from ._schema.gen import generate, generate_files
 
+    if args.out_dir is not None and args.output is not None:
+        raise CliError("give -o (one module) or --out-dir (one module per file), not both")
     for f in args.files:
         if not args.proto_path and not Path(f).exists():
             raise CliError(f"{f}: no such file")
+    if args.out_dir is not None:
+        for name, source in generate_files(args.files, args.proto_path, time=args.time).items():
+            path = Path(args.out_dir) / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(source, encoding="utf-8")
+            print(path)
+        return 0
     command = "protoattr gen " + " ".join(
         [*args.files, *(f"-I {p}" for p in args.proto_path)]
         + ([f"-o {args.output}"] if args.output else [])
     )
-    text = generate(args.files, args.proto_path, command=command)
+    if args.time != "exact":
+        command += f" --time {args.time}"
+    text = generate(args.files, args.proto_path, command=command, time=args.time)
     _write_text(args.output, text)
     return 0
 

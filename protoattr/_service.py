@@ -17,7 +17,9 @@ parameter annotated :class:`CallContext` gives the call's metadata, deadline
 and peer (on a server) or carries options and receives the response metadata
 (on a client), as protobuf-net.Grpc's ``CallContext`` does.  Method names
 become PascalCase gRPC names (``get_product`` -> ``GetProduct``) unless
-``@rpc(name=...)`` says otherwise.
+``@rpc(name=...)`` says otherwise; ``@service(..., naming="protobuf-net")`` also drops
+a trailing ``Async``, as protobuf-net.Grpc does for .NET code-first services, and
+:func:`dotnet_service_name` gives the service name such a .NET service has by default.
 
 This module only declares; the grpcio glue (servers, clients, status codes)
 is :mod:`protoattr.grpc`, and ``.proto`` export is :mod:`protoattr._schema.proto`.
@@ -46,6 +48,7 @@ __all__ = [
     "CallContext",
     "MethodInfo",
     "ServiceInfo",
+    "dotnet_service_name",
     "grpc_method_name",
     "is_service",
     "rpc",
@@ -116,20 +119,30 @@ class ServiceInfo:
 
 
 _DECLARED: weakref.WeakKeyDictionary[type, str] = weakref.WeakKeyDictionary()
+#: services declared with naming="protobuf-net"
+_PROTOBUF_NET: weakref.WeakSet[type] = weakref.WeakSet()
+NAMINGS = ("grpc", "protobuf-net")
 _RESOLVED: weakref.WeakKeyDictionary[type, ServiceInfo] = weakref.WeakKeyDictionary()
 _LOCALS: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
 _LOCK = threading.RLock()
 
 
-def service(full_name: str) -> Callable[[C], C]:
+def service(full_name: str, *, naming: str = "grpc") -> Callable[[C], C]:
     """Declare the class a gRPC service named ``full_name`` (``"package.Service"``).
 
     The class is returned unchanged; its public methods are the service's RPCs.
+    ``naming`` is how method names become gRPC names: ``"grpc"`` PascalCases them
+    (``get_product`` -> ``GetProduct``); ``"protobuf-net"`` also drops a trailing
+    ``Async`` (``get_product_async`` -> ``GetProduct``), as protobuf-net.Grpc names the
+    operations of a .NET code-first service.  ``@rpc(name=...)`` wins over both, as
+    ``[Operation("Name")]`` does.
     """
     if not isinstance(full_name, str) or not _SERVICE_NAME.fullmatch(full_name):
         raise ContractError(
             f"@service needs a full service name such as 'shop.v1.Catalog', not {full_name!r}"
         )
+    if naming not in NAMINGS:
+        raise ContractError(f"@service(naming={naming!r}): naming is 'grpc' or 'protobuf-net'")
 
     def decorate(cls: C) -> C:
         if not isinstance(cls, type):
@@ -139,6 +152,10 @@ def service(full_name: str) -> Callable[[C], C]:
             _LOCALS[cls] = dict(frame.f_locals)
         with _LOCK:
             _DECLARED[cls] = full_name
+            if naming == "protobuf-net":
+                _PROTOBUF_NET.add(cls)
+            else:
+                _PROTOBUF_NET.discard(cls)
             _RESOLVED.pop(cls, None)
         try:
             _resolve(cls, final=False)
@@ -180,9 +197,33 @@ def service_info(cls: type) -> ServiceInfo:
     return _resolve(cls, final=True)
 
 
-def grpc_method_name(attr: str) -> str:
-    """``get_product`` -> ``GetProduct`` (the gRPC convention for method names)."""
-    return "".join(part[:1].upper() + part[1:] for part in attr.split("_") if part)
+def grpc_method_name(attr: str, naming: str = "grpc") -> str:
+    """``get_product`` -> ``GetProduct`` (the gRPC convention for method names); with
+    ``naming="protobuf-net"`` a trailing ``Async`` goes too (``GetProductAsync`` and
+    ``get_product_async`` -> ``GetProduct``), as protobuf-net.Grpc's ServiceBinder does."""
+    name = "".join(part[:1].upper() + part[1:] for part in attr.split("_") if part)
+    if naming == "protobuf-net" and name.endswith("Async") and len(name) > 5:
+        name = name[:-5]
+    return name
+
+
+def dotnet_service_name(namespace: str, type_name: str, *, interface: bool = True) -> str:
+    """The gRPC service name protobuf-net.Grpc gives a .NET code-first service contract
+    without a ``[Service("...")]`` name: ``Namespace.TypeName`` with the leading ``I`` of an
+    interface's name dropped (``ICalculator`` -> ``Calculator``; .NET drops any leading
+    ``I`` of an interface).  ``type_name`` is the type's own name (``Type.Name``: a nested
+    type's is its inner name alone).
+
+    >>> dotnet_service_name("MyCompany.Services", "ICalculator")
+    'MyCompany.Services.Calculator'
+
+    A generic contract (``IRepo<Order>`` is ``Namespace.Repo_Order``) or one with a
+    ``[Service("...")]`` name: give ``@service`` the name itself."""
+    if not namespace:
+        raise ValueError("dotnet_service_name needs the contract's namespace")
+    if interface and type_name.startswith("I"):
+        type_name = type_name[1:]
+    return f"{namespace}.{type_name}"
 
 
 class _Unresolved(Exception):
@@ -203,9 +244,10 @@ def _resolve(cls: type, *, final: bool) -> ServiceInfo:
 def _build(cls: type, full_name: str, final: bool) -> ServiceInfo:
     methods: list[MethodInfo] = []
     names: dict[str, str] = {}
+    naming = "protobuf-net" if cls in _PROTOBUF_NET else "grpc"
     for attr, fn in _rpc_functions(cls):
         where = f"{cls.__qualname__}.{attr}"
-        method = _method(cls, attr, fn, where, final)
+        method = _method(cls, attr, fn, where, final, naming)
         other = names.get(method.name)
         if other is not None:
             raise ContractError(
@@ -252,9 +294,11 @@ def _hints(cls: type, fn: Callable[..., Any], where: str, final: bool) -> dict[s
         raise _Unresolved(str(exc)) from None
 
 
-def _method(cls: type, attr: str, fn: Callable[..., Any], where: str, final: bool) -> MethodInfo:
+def _method(
+    cls: type, attr: str, fn: Callable[..., Any], where: str, final: bool, naming: str = "grpc"
+) -> MethodInfo:
     options = getattr(fn, _RPC_OPTIONS, {})
-    name = options.get("name") or grpc_method_name(attr)
+    name = options.get("name") or grpc_method_name(attr, naming)
     params = list(inspect.signature(fn).parameters.values())
     if not params or params[0].name != "self":
         raise ContractError(f"{where}: an RPC is an instance method whose first parameter is self")

@@ -30,6 +30,11 @@ class TypeModel(CodecModel):
     ``max_messages`` bounds how many messages one decode may build (``None``: no
     bound), so that a small hostile input cannot make a server build millions of
     empty messages (see "Hostile input" in docs/errors.md).
+    ``compatibility_level`` is protobuf-net's (200, 240, 300; ``None`` is 300) for the
+    contracts that do not name their own: at 200 plain ``datetime``, ``timedelta``,
+    ``Decimal`` and ``UUID`` fields take protobuf-net's bcl.proto forms (see ``pa.bcl``).
+    ``include_date_time_kind=True`` (protobuf-net's ``IncludeDateTimeKind``) makes every
+    bcl.DateTime field write its kind, unless its contract says otherwise.
     ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
     ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
     Both backends count the messages a decode builds, at the same points, and stop

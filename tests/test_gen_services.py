@@ -148,10 +148,19 @@ def test_the_generated_service_serves_and_is_called(shop: Any) -> None:
         server.stop(None)
 
 
-def test_a_well_known_type_as_a_request_is_refused(tmp_path: Path) -> None:
+def test_a_well_known_type_without_a_contract_as_a_request_is_refused(tmp_path: Path) -> None:
+    text = (
+        'syntax = "proto3";\nimport "google/protobuf/struct.proto";\n'
+        "message R {}\nservice Doc { rpc Get(R) returns (google.protobuf.Struct); }\n"
+    )
+    with pytest.raises(GenError, match=r"service Doc, rpc Get: google\.protobuf\.Struct"):
+        gen_proto(text, tmp_path, "doc")
+
+
+def test_a_timestamp_as_a_response_is_pa_timestamp(tmp_path: Path) -> None:
     text = (
         'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\n'
         "message R {}\nservice Clock { rpc Now(R) returns (google.protobuf.Timestamp); }\n"
     )
-    with pytest.raises(GenError, match=r"service Clock, rpc Now: google\.protobuf\.Timestamp"):
-        gen_proto(text, tmp_path, "clock")
+    g = gen_proto(text, tmp_path, "clock")
+    assert service_info(g.Clock).methods[0].response is pa.Timestamp

@@ -108,6 +108,8 @@ def test_the_descriptor_pool_of_a_service() -> None:
 
 
 def test_services_of_two_packages_get_a_file_each() -> None:
+    # one file per package, named as schema_files() names them; the unpackaged Query and
+    # Item are declared once, in the file of the first service that uses them
     from typing import Protocol
 
     import protoattr as pa
@@ -119,6 +121,7 @@ def test_services_of_two_packages_get_a_file_each() -> None:
 
     pool = pg.descriptor_pool(Warehouse, Lookup)
     lookup = pool.FindServiceByName("protoattr.test.other.v2.Lookup")
-    assert lookup.file.name == "protoattr/test/other/v2/lookup.proto"
-    assert lookup.methods_by_name["Find"].input_type.full_name == "protoattr.test.other.v2.Query"
-    assert pool.FindServiceByName(SERVICE).file.name == "protoattr/test/v1/warehouse.proto"
+    assert lookup.file.name == "protoattr/test/other/v2.proto"
+    assert lookup.methods_by_name["Find"].input_type.full_name == "protoattr.test.v1.Query"
+    assert pool.FindServiceByName(SERVICE).file.name == "protoattr/test/v1.proto"
+    assert [d.name for d in lookup.file.dependencies] == ["protoattr/test/v1.proto"]

@@ -30,7 +30,7 @@ LAYERS: list[set[str]] = [
     {"_json"},
     {"_schema", "_stream", "_aot", "_raw"},
     {"_typemodel"},
-    {"wrappers", "grpc", "_cli"},
+    {"wrappers", "bcl", "grpc", "_cli"},
     {"__init__", "__main__"},
 ]
 RANK = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}

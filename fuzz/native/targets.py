@@ -14,7 +14,9 @@
                and a field typed as the middle level (never a sibling);
 ``converted``  Decimal, UUID (text and bytes), date, bytearray, IntFlag, singly,
                repeated, packed and in maps, a surrogate and a wrapper (the
-               engine converts in C or calls the Python converter back).
+               engine converts in C or calls the Python converter back);
+``bcl``        protoattr's bcl.proto forms (DateTime with and without its kind,
+               TimeSpan, Decimal, Guid), singly, repeated and in maps (bcl.c).
 """
 
 from __future__ import annotations
@@ -209,6 +211,23 @@ class Converted:
     rate: Decimal | None = field(15, default=None)
 
 
+@proto_contract
+@dataclass
+class Bcl:
+    when: pa.bcl.DateTime = field(1)
+    kinded: pa.bcl.DateTimeWithKind = field(2, default=datetime.min)
+    wait: pa.bcl.TimeSpan = field(3, default=timedelta(0))
+    total: pa.bcl.Decimal = field(4, default=Decimal(0))
+    ref: pa.bcl.Guid = field(5, default=uuid.UUID(int=0))
+    whens: list[pa.bcl.DateTime] = field(6, default_factory=list)
+    waits: list[pa.bcl.TimeSpan] = field(7, default_factory=list)
+    totals: list[pa.bcl.Decimal] = field(8, default_factory=list)
+    by_ref: dict[str, pa.bcl.Guid] = field(9, default_factory=dict)
+    maybe: pa.bcl.Decimal | None = field(10, default=None)
+    ticks: list[pa.bcl.DateTimeTicks] = field(11, default_factory=list)
+    span: pa.bcl.TimeSpanTicks = field(12, default=timedelta(0))
+
+
 TARGETS: dict[str, Any] = {
     "scalars": Scalars,
     "proto2": Proto2,
@@ -217,6 +236,7 @@ TARGETS: dict[str, Any] = {
     "groups": Grouped,
     "hierarchy": Scene,
     "converted": Converted,
+    "bcl": Bcl,
 }
 
 
@@ -307,6 +327,27 @@ def seeds() -> dict[str, list[bytes]]:
                 [Proto2("a", Level.HIGH, Inner("x", 1)), Proto2("b", Level.LOW, Inner(), 5)],
                 type=list[Proto2],
             )
+        ],
+        "bcl": [
+            py.serialize(
+                Bcl(
+                    datetime(2019, 9, 27, 10, 25, 32, 123000),
+                    datetime(2010, 2, 1, tzinfo=dt.timezone.utc),
+                    timedelta(days=32, hours=10, minutes=25, seconds=32, milliseconds=123),
+                    Decimal("-79228162514264337593543950335"),
+                    uuid.UUID("12345678-2345-3456-4567-56789a6789ab"),
+                    [datetime.min, datetime.max, datetime(1969, 12, 31, 23, 59, 59, 1)],
+                    [timedelta.min, timedelta.max, timedelta(microseconds=-1)],
+                    [Decimal("1.0000000000000000000000000000"), Decimal("-0"), Decimal(0)],
+                    {"a": uuid.UUID(int=0), "b": uuid.UUID(int=2**128 - 1)},
+                    Decimal("0.5"),
+                    [datetime.min, datetime(2019, 9, 27, 10, 25, 32, 123000)],
+                    timedelta.max,
+                )
+            ),
+            py.serialize(Bcl(datetime.min)),
+            b"\x0a\x06\x08\x02\x10\x05\x20\x07",  # a tick, and an unknown field
+            b"\x22\x04\x08\x01\x18\x3a\x2a\x02\x20\x07",  # scale 29; a Guid's unknown field
         ],
         "converted": [
             py.serialize(

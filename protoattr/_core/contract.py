@@ -11,20 +11,18 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime
-import decimal
 import enum
+import functools
 import inspect
 import sys
 import threading
 import types
 import typing
-import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, Union
 
-import attrs
-
+from . import bcl as _bcl
 from . import convert as _convert
 from . import names as _names
 from . import registry
@@ -70,6 +68,8 @@ class ValueType:
     encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
     decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
     zero: Any = None  # the domain zero (the default of a singular field without one)
+    #: BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
+    with_kind: bool = False
 
     @property
     def is_message(self) -> bool:
@@ -119,6 +119,10 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
+    compatibility_level: int | None = None
+    #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
+    include_date_time_kind: bool | None = None
 
 
 @dataclasses.dataclass
@@ -142,13 +146,20 @@ class ContractInfo:
     @property
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
-        (``None``: the contract has none)."""
+        (``None``: the contract has none); a nested contract has its outermost's."""
+        if self.cls in _DECLARED:
+            return _names.package_of_class(self.cls)
         return _names.package_of(self.cls, self.options.package)
+
+    @property
+    def scoped_name(self) -> str:
+        """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
+        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
 
     @property
     def full_name(self) -> str:
         """``package.Name``, the name ``Any`` type URLs, JSON and schemas use."""
-        return _names.full_name(self.name, self.package)
+        return _names.full_name(self.scoped_name, self.package)
 
 
 class ValueMarker:
@@ -163,6 +174,13 @@ class ValueMarker:
 
     def value_type(self) -> ValueType:
         raise NotImplementedError
+
+
+def _is_attrs(cls: object) -> bool:
+    """``attrs.has(cls)`` without importing attrs: an attrs class carries
+    ``__attrs_attrs__``, and only a program that imported attrs has one, so
+    ``import protoattr`` does not pay for importing attrs (about 10 ms)."""
+    return isinstance(cls, type) and getattr(cls, "__attrs_attrs__", None) is not None
 
 
 def _marker(metadata: list[Any]) -> ValueMarker | None:
@@ -226,6 +244,8 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    compatibility_level: int | None = None,
+    include_date_time_kind: bool | None = None,
 ) -> Any:
     """Declare ``cls`` a protobuf contract; usable bare or with options.
 
@@ -233,7 +253,11 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
-    makes the contract's full name ``package.Name``.
+    makes the contract's full name ``package.Name``.  ``compatibility_level`` is
+    protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
+    fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
+    300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
+    bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -242,6 +266,8 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        compatibility_level=compatibility_level,
+        include_date_time_kind=include_date_time_kind,
     )
 
     def decorate(c: T, _frames: int = 1) -> T:
@@ -440,7 +466,9 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                 )
             )
         return found, "init", frozen
-    if attrs.has(cls):
+    if _is_attrs(cls):
+        import attrs  # an attrs class exists: attrs is imported already
+
         # attrs installs its own __setattr__ on frozen classes
         frozen = getattr(getattr(cls, "__setattr__", None), "__name__", "") == "_frozen_setattrs"
         for a in attrs.fields(cls):
@@ -527,7 +555,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
     """``@dataclass`` written above ``@proto_contract`` leaves ``field()`` objects as
     plain class attributes when the contract is declared.  That is unambiguous:
     resolve the contract on first use, once the dataclass decorator has run."""
-    if dataclasses.is_dataclass(cls) or attrs.has(cls) or _pydantic_base(cls) is not None:
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls) or _pydantic_base(cls) is not None:
         return
     tagged = [name for name, value in vars(cls).items() if _is_tagged_field(value)]
     if not tagged:
@@ -544,7 +572,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
 def not_a_contract(cls: type) -> ContractError:
     """The error for a class used as a contract that is not one, saying why if it can."""
     qual = cls.__qualname__
-    if dataclasses.is_dataclass(cls) or attrs.has(cls):
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls):
         for declared in list(_DECLARED):
             if (
                 declared is not cls
@@ -639,8 +667,8 @@ def _inherited_names(cls: type) -> set[str]:
             names.update(hints)
             if dataclasses.is_dataclass(base):
                 names.update(f.name for f in dataclasses.fields(base))
-            elif attrs.has(base):
-                names.update(a.name for a in attrs.fields(base))
+            elif _is_attrs(base):
+                names.update(a.name for a in base.__attrs_attrs__)  # type: ignore[attr-defined]
     return names
 
 
@@ -670,6 +698,11 @@ def _check_options(qual: str, options: ContractOptions) -> None:
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
             )
+    level = options.compatibility_level
+    if level is not None and level not in _bcl.LEVELS:
+        raise ContractError(f"{qual}: compatibility_level must be 200, 240 or 300, not {level!r}")
+    if options.include_date_time_kind not in (None, True, False):
+        raise ContractError(f"{qual}: include_date_time_kind is True or False")
     tag = options.subtype_tag
     if tag is not None and not (_is_tag_number(tag) and 1 <= tag <= MAX_FIELD_NUMBER):
         raise ContractError(
@@ -782,6 +815,10 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if options.compatibility_level is not None or options.include_date_time_kind:
+        value = at_level(
+            value, options.compatibility_level or 300, bool(options.include_date_time_kind)
+        )
     if mem.oneof is not None:
         if label in (Label.REPEATED, Label.MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
@@ -836,6 +873,9 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     marker = _marker(metadata)
     if marker is not None:
         return marker.value_type()
+    forms = [m for m in metadata if isinstance(m, _bcl.Form)]
+    if forms:
+        return _bcl_type(where, bare, forms[-1])
     kinds = [m for m in metadata if isinstance(m, Kind)]
     if kinds:
         kind = kinds[-1]
@@ -872,7 +912,7 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if isinstance(bare, type) and bare in _DECLARED:
         return ValueType(Kind.MESSAGE, bare)
     if isinstance(bare, type) and (
-        dataclasses.is_dataclass(bare) or attrs.has(bare) or _pydantic_base(bare) is not None
+        dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
     ):
         raise ContractError(f"{where}: {not_a_contract(bare)}")
     origin = typing.get_origin(bare)
@@ -881,14 +921,97 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
 
 
+@functools.cache
+def _bcl_forms() -> dict[_bcl.Form, tuple[Kind, type]]:
+    """The bcl forms' kinds and Python types; built when first asked for, since
+    ``decimal`` and ``uuid`` are not imported by ``import protoattr``."""
+    import decimal
+    import uuid
+
+    return {
+        _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
+        _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
+        _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
+    }
+
+
+_TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
+    _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks, _bcl.ticks_to_datetime,
+                               datetime.datetime.min),
+    _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
+                               _bcl.ticks_to_timedelta, datetime.timedelta(0)),
+}  # fmt: skip
+
+
+def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
+    if form in _TICK_FORMS:  # DataFormat.FixedSize: converted to a bare sfixed64
+        domain, to_wire, from_wire, zero = _TICK_FORMS[form]
+        if bare is not domain:
+            raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
+        return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
+    kind, expected = _bcl_forms()[form]
+    if bare is not expected:
+        raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")
+    return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
+
+
+def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueType:
+    """``value`` as protobuf-net's compatibility ``level`` writes a plain annotation of it:
+    at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
+    ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid.  ``include_kind``
+    (protobuf-net's IncludeDateTimeKind) makes every bcl.DateTime write its kind."""
+    import decimal
+    import uuid
+
+    kind = value.kind
+    if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
+        value = ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
+    elif (
+        level in (200, 240) and kind is Kind.STRING and value.domain in (decimal.Decimal, uuid.UUID)
+    ):
+        value = ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
+    if include_kind and value.kind is Kind.BCL_DATETIME and not value.with_kind:
+        value = dataclasses.replace(value, with_kind=True)
+    return value
+
+
+def with_level(info: ContractInfo, level: int | None, include_kind: bool = False) -> ContractInfo:
+    """``info`` as a model at compatibility ``level`` (and IncludeDateTimeKind) sees it: the
+    contract's own options, where it has them, win; explicit annotations (``pa.bcl.*``,
+    ``UUIDBytes``) keep their forms."""
+    options = info.options
+    if options.compatibility_level is not None:
+        level = options.compatibility_level
+    if options.include_date_time_kind is not None:
+        include_kind = options.include_date_time_kind
+    if (level is None or level == 300) and not include_kind:
+        return info
+    fields = []
+    for f in info.fields:
+        old = f.value
+        value = at_level(old, level or 300, include_kind)
+        if value is not old:
+            no_default = f.default is zero_value(old)
+            f = dataclasses.replace(f, value=value)
+            if no_default and value.kind is not old.kind:  # the new kind's zero
+                f.default = zero_value(value)
+        fields.append(f)
+    return dataclasses.replace(info, fields=fields)
+
+
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
     """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
-    if bare is decimal.Decimal:
+    # a Decimal or a UUID class exists only once its module is imported: look, don't import
+    decimal = sys.modules.get("decimal")
+    uuid = sys.modules.get("uuid")
+    if decimal is not None and bare is decimal.Decimal:
         return ValueType(
             Kind.STRING, None, False, bare, _convert.decimal_to_str, _convert.str_to_decimal,
             decimal.Decimal(0),
         )  # fmt: skip
-    if bare is uuid.UUID:
+    if uuid is not None and bare is uuid.UUID:
         if _convert.Format.BYTES in metadata:
             return ValueType(
                 Kind.BYTES, None, False, bare, _convert.uuid_to_bytes, _convert.bytes_to_uuid,
@@ -923,6 +1046,10 @@ def zero_value(value: ValueType) -> Any:
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
 
@@ -934,6 +1061,8 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.BYTES: b"",
     Kind.TIMESTAMP: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
     Kind.DURATION: datetime.timedelta(0),
+    Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
+    Kind.BCL_TIMESPAN: datetime.timedelta(0),
 }
 del _ZEROS[Kind.ENUM]
 
@@ -986,9 +1115,8 @@ def check_default_fits(info: FieldInfo) -> None:
         lo, hi = INT_RANGES[kind]
         if type(default) is not int or not lo <= default <= hi:
             raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
-    elif kind in _DEFAULT_TYPES and (
-        not isinstance(default, _DEFAULT_TYPES[kind])
-        or (isinstance(default, bool) and kind is not Kind.BOOL)
+    elif (expected := _default_type(kind)) is not None and (
+        not isinstance(default, expected) or (isinstance(default, bool) and kind is not Kind.BOOL)
     ):
         raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
 
@@ -1002,7 +1130,19 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.BYTES: bytes,
     Kind.TIMESTAMP: datetime.datetime,
     Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
 }
+
+
+def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
+    """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
+    types are looked up on demand (``import protoattr`` imports neither module)."""
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1]
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1]
+    return _DEFAULT_TYPES.get(kind)
 
 
 def iter_message_types(info: ContractInfo) -> Sequence[type]:

@@ -10,10 +10,20 @@ Two live classes may not claim one packaged full name (a :class:`ContractError`
 when the second is declared).  Without a package, contracts keep the
 forgiving behaviour they always had (test modules and scripts declare many a
 ``Point``): the clash is reported when something looks the name up.
+
+Nesting: a contract or enum class defined in the body of a contract class is
+nested in protobuf too (``shop.v1.Order.Line``).  Python runs the inner
+decorator first, when the outer class does not exist yet, so a class whose
+``__qualname__`` says it sits in a class body is claimed without the clash
+check, under its flat name, until its enclosing class is declared a contract:
+then it is linked to that class and claimed again under its nested name.  A
+dotted ``name=`` (``proto_contract(name="Order.Line")``) is the whole name
+inside the package, for a class declared anywhere.
 """
 
 from __future__ import annotations
 
+import enum
 import re
 import sys
 import threading
@@ -22,13 +32,27 @@ from typing import Any
 
 from .errors import ContractError
 
-__all__ = ["claim", "full_name", "lookup", "package_of"]
+__all__ = [
+    "claim",
+    "full_name",
+    "full_name_of",
+    "lookup",
+    "nested_in",
+    "package_of",
+    "scoped_name",
+]
 
 _PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 #: full name -> the classes claiming it (weakly: a class that dies gives its name up)
 _CLAIMS: dict[str, list[weakref.ref[type]]] = {}
 _LOCK = threading.Lock()
+#: nested class -> the contract class whose body declares it
+_PARENT: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
+#: contract class -> the full name it is claimed under now
+_CLAIMED_AS: weakref.WeakKeyDictionary[type, str] = weakref.WeakKeyDictionary()
+#: contract class -> ``(name=, package=)`` as declared
+_OWN: weakref.WeakKeyDictionary[type, tuple[str | None, str | None]] = weakref.WeakKeyDictionary()
 
 
 def package_of(cls: type, explicit: str | None) -> str | None:
@@ -50,17 +74,94 @@ def full_name(name: str, package: str | None) -> str:
     return f"{package}.{name}" if package else name
 
 
+def scoped_name(cls: type) -> str:
+    """``cls``'s name inside its package: ``Order.Line`` for a class nested in ``Order``.
+
+    A dotted ``name=`` is taken as it is; an undotted one (or the class name) is
+    prefixed by the enclosing contract's scoped name.
+    """
+    own = _OWN.get(cls, (None, None))[0] or cls.__name__
+    if "." in own:
+        return own
+    parent = _PARENT.get(cls)
+    return f"{scoped_name(parent)}.{own}" if parent is not None else own
+
+
+def nested_in(cls: type) -> type | None:
+    """The contract class whose body declares ``cls`` (``None`` for a top-level class)."""
+    return _PARENT.get(cls)
+
+
+def package_of_class(cls: type) -> str | None:
+    """The package of a contract or enum class; a nested class has its outermost's."""
+    parent = _PARENT.get(cls)
+    if parent is not None:
+        return package_of_class(parent)
+    return package_of(cls, _OWN.get(cls, (None, None))[1])
+
+
+def full_name_of(cls: type) -> str:
+    """``package.Scoped.Name`` of a contract or enum class."""
+    return full_name(scoped_name(cls), package_of_class(cls))
+
+
+def _in_class_body(cls: type) -> bool:
+    """Whether ``cls``'s qualified name says a class body declares it (``Order.Line``,
+    not ``f.<locals>.Line``)."""
+    parts = cls.__qualname__.split(".")
+    return len(parts) > 1 and parts[-2] != "<locals>"
+
+
 def claim(cls: type, options: Any) -> None:
     """Record that ``cls`` answers to its full name; a packaged name is claimed once.
 
     Checks the package first (a bad ``package=`` or ``__protobuf_package__`` is a
-    :class:`ContractError` here, when the class is declared).
+    :class:`ContractError` here, when the class is declared).  A class in a class
+    body is claimed leniently until its enclosing class is (see the module docstring).
     """
-    package = package_of(cls, options.package)
-    name = full_name(options.name or cls.__name__, package)
+    package_of(cls, options.package)
     with _LOCK:
+        _OWN[cls] = (options.name, options.package)
+    _link_nested(cls)
+    if cls in _PARENT or not _in_class_body(cls):
+        _claim(cls, strict=True)
+        _claim_tree(cls)
+    else:  # its enclosing class is not declared yet
+        _claim(cls, strict=False)
+
+
+def _link_nested(parent: type) -> None:
+    """Link the contract and enum classes declared in ``parent``'s body to it."""
+    found = [
+        c
+        for key, c in vars(parent).items()
+        if isinstance(c, type)
+        and c.__qualname__ == f"{parent.__qualname__}.{key}"
+        and (c in _OWN or issubclass(c, enum.Enum))
+    ]
+    if not found:
+        return
+    with _LOCK:
+        for c in found:
+            _PARENT[c] = parent
+
+
+def _claim_tree(parent: type) -> None:
+    for c, p in list(_PARENT.items()):
+        if p is parent and c in _OWN:
+            _claim(c, strict=True)
+            _claim_tree(c)
+
+
+def _claim(cls: type, *, strict: bool) -> None:
+    package = package_of_class(cls)
+    name = full_name(scoped_name(cls), package)
+    with _LOCK:
+        old = _CLAIMED_AS.get(cls)
+        if old is not None and old != name:  # a lenient claim under its flat name
+            _CLAIMS[old] = [r for r in _CLAIMS.get(old, []) if r() is not cls]
         refs = [r for r in _CLAIMS.get(name, []) if r() is not None and r() is not cls]
-        if package is not None:
+        if package is not None and strict:
             for ref in refs:
                 other = ref()
                 if other is not None and not _same_declaration(other, cls):
@@ -73,6 +174,7 @@ def claim(cls: type, options: Any) -> None:
         refs = [r for r in refs if not _same_declaration(r(), cls)]  # type: ignore[arg-type]
         refs.append(weakref.ref(cls))
         _CLAIMS[name] = refs
+        _CLAIMED_AS[cls] = name
 
 
 def _same_declaration(a: type, b: type) -> bool:

@@ -47,6 +47,11 @@ class Kind(Enum):
     MESSAGE = "message"
     TIMESTAMP = "google.protobuf.Timestamp"
     DURATION = "google.protobuf.Duration"
+    # protobuf-net's bcl.proto forms (see protoattr._core.bcl)
+    BCL_DATETIME = "bcl.DateTime"
+    BCL_TIMESPAN = "bcl.TimeSpan"
+    BCL_DECIMAL = "bcl.Decimal"
+    BCL_GUID = "bcl.Guid"
 
     def __repr__(self) -> str:
         return f"Kind.{self.name}"
@@ -60,6 +65,9 @@ PACKABLE = frozenset(
         Kind.BOOL, Kind.ENUM, Kind.FLOAT, Kind.DOUBLE,
     }
 )  # fmt: skip
+
+#: The bcl.proto kinds: each a small message, read and written whole (no merging).
+BCL_KINDS = frozenset({Kind.BCL_DATETIME, Kind.BCL_TIMESPAN, Kind.BCL_DECIMAL, Kind.BCL_GUID})
 
 #: Integer kinds and their inclusive value ranges.
 INT_RANGES: dict[Kind, tuple[int, int]] = {

@@ -14,8 +14,10 @@ from typing import Any
 
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import ContractError, EncodeError
-from .._core.types import INT_RANGES, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, Kind
+from .._core.wkt import NullValue
 from . import forms as _jsonforms
+from .bcl import bcl_writer
 from .plan import (
     _INT64_KINDS,
     _PACK_D,
@@ -173,11 +175,15 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
     vt = f.value
     if f.required:
         return (f.name, key, _REQUIRED, where, _inline(vt, value_conv), printed)
-    if f.label is Label.OPTIONAL or vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+    if f.label is Label.OPTIONAL or vt.kind in (
+        Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME
+    ):  # fmt: skip
         return (f.name, key, _UNLESS_NONE, None, _inline(vt, value_conv), printed)
     default = f.default_factory() if f.default_factory is not None else f.default
     if default is MISSING:
         default = zero_value(vt)
+    if vt.kind in BCL_KINDS:  # a message in the schema: absent at its default, never printed
+        return (f.name, key, _UNLESS_DEFAULT, default, _inline(vt, value_conv), printed)
     implicit = _is_zero(vt, default) and not vt.closed
     if implicit:
         if vt.domain is not None and vt.encode_with is not None:
@@ -430,6 +436,8 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
             return v
 
         return write_int
+    if kind in BCL_KINDS:
+        return bcl_writer(vt, where, opts.enum_ints, opts.always)
     raise ContractError(f"{where}: no JSON form for {vt.describe()}")
 
 
@@ -470,6 +478,13 @@ def _enum_writer(
 
     if as_int:
         return number
+    if enum_cls is NullValue:
+
+        def write_null(v: Any) -> None:
+            number(v)
+            return None  # every NullValue prints as null, as json_format prints it
+
+        return write_null
 
     def write(v: Any) -> Any:
         n = number(v)

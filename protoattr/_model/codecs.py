@@ -18,17 +18,18 @@ from collections.abc import Callable
 from typing import IO, Any, TypeVar, overload
 
 from .._core import registry
+from .._core.bcl import LEVELS
 from .._core.contract import _LOCK as _DECLARATIONS_LOCK
 from .._core.contract import (
     ContractInfo,
     FieldInfo,
     contract_base,
-    declared_options,
     declared_subtypes,
     is_contract,
     iter_message_types,
     proto_contract,
     resolve,
+    with_level,
 )
 from .._core.convert import add_surrogate, surrogate_for
 from .._core.errors import ContractError, DecodeError, EncodeError
@@ -140,7 +141,7 @@ class Codec:
         """The contract behind this codec (resolved on demand: installed ahead-of-time
         codecs skip reflection until something asks)."""
         if self._info is None:
-            self._info = resolve(self.cls, final=True)
+            self._info = self._model.info(self.cls)
         return self._info
 
     def _lazy_encode(self, obj: Any) -> bytes:
@@ -170,7 +171,18 @@ class CodecModel:
         max_depth: int = 100,
         max_messages: int | None = None,
         backend: str | None = None,
+        compatibility_level: int | None = None,
+        include_date_time_kind: bool = False,
     ) -> None:
+        if compatibility_level not in (None, *LEVELS):
+            raise ValueError(
+                f"compatibility_level must be 200, 240 or 300, not {compatibility_level!r}"
+            )
+        #: protobuf-net's level for contracts that do not name their own (None: 300)
+        self.compatibility_level = compatibility_level
+        #: protobuf-net's IncludeDateTimeKind: bcl.DateTime fields write their kind
+        self.include_date_time_kind = include_date_time_kind
+        self._leveled: dict[type, tuple[ContractInfo, ContractInfo]] = {}
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         if max_messages is not None and max_messages < 1:
@@ -303,7 +315,7 @@ class CodecModel:
 
     def _own_fields(self, cls: type) -> list[FieldInfo]:
         """The fields of one level of a hierarchy: ``cls``'s own, not its bases'."""
-        fields = resolve(cls, final=True).fields
+        fields = self.info(cls).fields
         bases = self._chain(cls)[1:]
         if not bases:
             return fields
@@ -364,7 +376,7 @@ class CodecModel:
         with self._lock:
             if codec.compiled:  # another thread won the race
                 return
-            codec._info = resolve(codec.cls, final=True)
+            codec._info = self.info(codec.cls)
             native = self._native
             if native is not None and native.installed(codec, *self._python_later(codec)):
                 codec._source_fn = lambda: self._python_codec(codec)[0].source
@@ -414,7 +426,7 @@ class CodecModel:
         with self._lock:
             if codec.compiled:
                 return
-            info = resolve(codec.cls, final=True)
+            info = self.info(codec.cls)
             generated, encode, decode = _generate(info, self._det_context)
             codec._info = info
             codec.generated = generated
@@ -687,23 +699,32 @@ class CodecModel:
         return EncodeError(problem)
 
     def info(self, cls: type) -> ContractInfo:
-        """The resolved contract of ``cls`` (fields in tag order)."""
-        return resolve(cls, final=True)
+        """The resolved contract of ``cls`` (fields in tag order), at this model's
+        compatibility level."""
+        info = resolve(cls, final=True)
+        if self.compatibility_level is None and not self.include_date_time_kind:
+            return info
+        seen = self._leveled.get(cls)
+        if seen is None or seen[0] is not info:
+            leveled = with_level(info, self.compatibility_level, self.include_date_time_kind)
+            seen = self._leveled[cls] = (info, leveled)
+        return seen[1]
 
     # -- full names --------------------------------------------------------------
 
     def full_name(self, cls: type) -> str:
-        """The protobuf full name of contract ``cls`` (``package.Name``)."""
+        """The protobuf full name of contract or enum ``cls`` (``package.Name``; a class
+        nested in a contract is named inside it: ``package.Order.Line``)."""
+        import enum
+
         from .._core import names as _names
 
-        if not is_contract(cls):
+        if not is_contract(cls) and not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
             raise ContractError(
                 f"{getattr(cls, '__qualname__', cls)!r} is not a contract: decorate it with "
                 "@proto_contract"
             )
-        options = declared_options(cls)
-        package = _names.package_of(cls, options.package)
-        return _names.full_name(options.name or cls.__name__, package)
+        return _names.full_name_of(cls)
 
     def find(self, full_name: str) -> type | None:
         """The contract class whose full name is ``full_name`` (``None`` when none is).

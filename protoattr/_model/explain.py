@@ -10,13 +10,16 @@ first field whose value does not fit.
 from __future__ import annotations
 
 import datetime
+import decimal
 import enum
 import math
 import sys
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._core.contract import Label, ValueType, resolve
+from .._core import bcl as _bcl
+from .._core.contract import Label, ValueType
 from .._core.types import INT_RANGES, Kind
 from .._python.runtime import encode_duration, encode_timestamp
 
@@ -50,7 +53,7 @@ def check_item(model: CodecModel, vt: ValueType, item: Any, where: str) -> str |
 def _check_message(model: CodecModel, obj: Any, depth: int, path: set[int]) -> str | None:
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
-    info = resolve(obj.__class__, final=True)
+    info = model.info(obj.__class__)
     path.add(id(obj))
     for f in info.fields:
         value = getattr(obj, f.name)
@@ -97,7 +100,14 @@ def _short(x: Any) -> str:
     return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
-_NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+_NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
+#: the bcl.proto kinds: the Python type each holds and its encoder (which says what fails)
+_BCL: dict[Kind, tuple[type, Any]] = {
+    Kind.BCL_DATETIME: (datetime.datetime, _bcl.encode_datetime),
+    Kind.BCL_TIMESPAN: (datetime.timedelta, _bcl.encode_timespan),
+    Kind.BCL_DECIMAL: (decimal.Decimal, _bcl.encode_decimal),
+    Kind.BCL_GUID: (uuid.UUID, _bcl.encode_guid),
+}
 _NOT_LISTS = (str, bytes, bytearray, memoryview, Mapping)
 
 
@@ -184,6 +194,11 @@ def _check_value(
         if not isinstance(x, datetime.timedelta):
             return f"{where}: expected timedelta, got {type(x).__name__} {x!r}"
         return _fits(encode_duration, x, where)
+    if kind in _BCL:
+        held, encode = _BCL[kind]
+        if not isinstance(x, held):
+            return f"{where}: expected {held.__name__}, got {type(x).__name__} {x!r}"
+        return _fits(encode, x, where)
     if kind is Kind.MESSAGE:
         assert vt.py_type is not None
         if not isinstance(x, vt.py_type):

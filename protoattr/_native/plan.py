@@ -23,9 +23,10 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._core import bcl as _bcl
 from .._core import convert as _convert
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
-from .._core.types import Kind
+from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
 from .._python.runtime import (
     BUDGET,
@@ -62,7 +63,7 @@ KINDS: dict[Kind, int] = {
             Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
             Kind.FIXED32, Kind.FIXED64, Kind.SFIXED32, Kind.SFIXED64, Kind.BOOL, Kind.ENUM,
             Kind.FLOAT, Kind.DOUBLE, Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP,
-            Kind.DURATION,
+            Kind.DURATION, Kind.BCL_DATETIME, Kind.BCL_TIMESPAN, Kind.BCL_DECIMAL, Kind.BCL_GUID,
         ]
     )
 }  # fmt: skip
@@ -80,6 +81,7 @@ _I64 = {Kind.FIXED64, Kind.SFIXED64, Kind.DOUBLE}
 _I32 = {Kind.FIXED32, Kind.SFIXED32, Kind.FLOAT}
 CONV_NONE, CONV_CALL, CONV_FLAG, CONV_BYTEARRAY = 0, 1, 2, 3
 CONV_DECIMAL, CONV_UUID_STR, CONV_UUID_BYTES, CONV_DATE = 4, 5, 6, 7
+CONV_DATETIME_TICKS, CONV_TIMESPAN_TICKS = 8, 9
 #: (to_wire, from_wire) -> what convert.c does itself for them (convert.h's CONV_*)
 _CONVERSIONS: dict[tuple[Any, Any], int] = {
     (None, bytearray): CONV_BYTEARRAY,
@@ -87,11 +89,30 @@ _CONVERSIONS: dict[tuple[Any, Any], int] = {
     (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
     (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
     (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
+    (_bcl.datetime_to_ticks, _bcl.ticks_to_datetime): CONV_DATETIME_TICKS,
+    (_bcl.timedelta_to_ticks, _bcl.ticks_to_timedelta): CONV_TIMESPAN_TICKS,
 }
 _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
     Kind.DURATION: (encode_duration, decode_duration),
 }
+
+
+def _bcl_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any], type | None]:
+    """A bcl.proto kind's (bcl.c) Python helpers, which the engine hands anything unusual
+    to, and the class it builds (Decimal, UUID; given as the domain, with no conversion).
+    ``decimal`` and ``uuid`` are imported here, by a plan that has such a field."""
+    if kind is Kind.BCL_DATETIME:
+        return _bcl.encode_datetime, _bcl.decode_datetime, None
+    if kind is Kind.BCL_TIMESPAN:
+        return _bcl.encode_timespan, _bcl.decode_timespan, None
+    if kind is Kind.BCL_DECIMAL:
+        import decimal
+
+        return _bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal
+    import uuid
+
+    return _bcl.encode_guid, _bcl.decode_guid, uuid.UUID
 
 
 def _wire_type(kind: Kind) -> int:
@@ -162,7 +183,7 @@ def _enc_mode(f: FieldInfo) -> int:
         return ENC_ALWAYS
     if f.label is Label.OPTIONAL:
         return ENC_PRESENT
-    if f.value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+    if f.value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME):
         # None is refused where absent reads back as a value (the generated encoder's rule)
         return ENC_PRESENT if f.default is None else ENC_PRESENT_NOT_NONE
     return ENC_DEFAULT
@@ -176,6 +197,8 @@ def _default_cmp(f: FieldInfo) -> Any:
     except Exception as exc:  # the Python codec meets the same error on every encode
         raise _Unusual(f"default {default!r} does not convert ({exc})") from None
     kind = f.value.kind
+    if kind in BCL_KINDS:  # compared with == (Decimal('0.00') is 0, as in .NET)
+        return default
     if kind in _FLOATS:
         try:
             return struct.pack(_FLOATS[kind], default)
@@ -476,7 +499,10 @@ class NativeBackend:
         if vt.kind is Kind.MESSAGE:
             assert vt.py_type is not None
             target = vt.py_type
-            if unsupported(self.model, self.model.info(target)) is None:
+            planned = self.plans.get(target)  # planned already: it was found supported then
+            if planned is not None:
+                sub, native = planned, True
+            elif unsupported(self.model, self.model.info(target)) is None:
                 sub, native = self._plan(target), True
             else:
                 sub = self.model._codec(target)  # called back: encode/decode looked up per call
@@ -487,6 +513,14 @@ class NativeBackend:
             plain = not issubclass(enum_cls, int)
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
+        elif vt.kind in BCL_KINDS:
+            encode, decode, domain = _bcl_helpers(vt.kind)
+            if vt.with_kind:
+                encode = _bcl.encode_datetime_kind
+            zero = zero_value(vt)
+            # `closed` carries IncludeDateTimeKind for a bcl.DateTime (bcl.c)
+            return (KINDS[vt.kind], None, False, None, False, vt.with_kind, encode, decode,
+                    zero, CONV_NONE, None, None, domain)  # fmt: skip
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
         kind = GROUP_KIND if group else KINDS[vt.kind]
         return (kind, sub, native, members, plain, vt.closed, *helpers, zero, *conversion(vt))

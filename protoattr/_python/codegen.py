@@ -26,6 +26,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from .._core import bcl as _bcl
 from .._core import wire as _wire
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import DecodeError, EncodeError
@@ -52,6 +53,15 @@ _UNPACK = {fmt: struct.Struct("<" + fmt).unpack_from for fmt, _ in _FIXED.values
 _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 #: kinds whose second occurrence merges into the first (messages, well-known or not)
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
+#: singular kinds written whenever not None (a bcl.DateTime even at DateTime.MinValue)
+_WRITTEN_UNLESS_NONE = _MERGED_KINDS | {Kind.BCL_DATETIME}
+#: the bcl.proto kinds: value -> body, and (buf, pos, end, depth, max_depth, where) -> value
+_BCL_CODECS: dict[Kind, tuple[Any, Any]] = {
+    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime),
+    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan),
+    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal),
+    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid),
+}
 
 
 def wire_type(kind: Kind) -> int:
@@ -316,7 +326,7 @@ class _Generator:
                 src.dedent()
             self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
             return
-        if f.label is Label.OPTIONAL or kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION):
+        if f.label is Label.OPTIONAL or kind in _WRITTEN_UNLESS_NONE:
             src("if v is not None:")
             with src.indent():
                 self._encode_value(src, f.value, "v", f.tag, "out", where, f.group)
@@ -527,6 +537,11 @@ class _Generator:
             src(f"b = _enc_dur({var})")
             self._write_len(src, buf, tag, "b")
             return
+        if kind in _BCL_CODECS:
+            encode = _bcl.encode_datetime_kind if vt.with_kind else _BCL_CODECS[kind][0]
+            src(f"b = {self.const(encode, 'enc_bcl')}({var})")
+            self._write_len(src, buf, tag, "b")
+            return
         raise AssertionError(kind)
 
     def _encode_packed(self, src: _Source, f: FieldInfo) -> None:
@@ -534,6 +549,8 @@ class _Generator:
         where = f.where
         if kind in _FIXED:
             fmt, _ = _FIXED[kind]
+            if f.value.encode_with is not None:  # a converted type (bcl ticks): to wire first
+                src(f"v = [{self.const(f.value.encode_with, 'to_wire')}(x) for x in v]")
             if kind in INT_RANGES:
                 lo, hi = INT_RANGES[kind]
                 src(f"if min(v) < {lo} or max(v) > {hi}:")
@@ -988,6 +1005,13 @@ class _Generator:
                     f"{self._where!r})"
                 )
             )
+        elif kind in _BCL_CODECS:
+            decode = self.const(_BCL_CODECS[kind][1], "dec_bcl")
+            lines.append(
+                store.format(
+                    f"{decode}(buf, pos, e, depth + 1, {self.ctx.max_depth}, {self._where!r})"
+                )
+            )
         elif kind is Kind.DURATION:
             self.ns["_dec_dur"] = _runtime.decode_duration
             lines.append(
@@ -1029,6 +1053,10 @@ class _Generator:
                     "    xs = _f32nans(xs, buf, pos)",
                     f"{target}.extend(xs)",
                 ]
+            if f.value.decode_with is not None:  # a converted type (bcl ticks)
+                from_wire = self.const(f.value.decode_with, "from_wire")
+                lines[-1] = f"xs = _sunpack('<%d{fmt}' % (n // {size}), buf, pos)"
+                lines.append(f"{target}.extend(map({from_wire}, xs))")
             lines.append("pos = e")
             return lines
         lines += ["pe = e", "while pos < pe:"]

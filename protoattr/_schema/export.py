@@ -13,9 +13,9 @@ exported text.
 All three syntaxes are exported: proto2 groups as ``TYPE_GROUP`` fields with
 their body nested where the group is, edition 2023's choices as
 ``features`` options.  With ``include_imports``
-the set also holds ``google/protobuf/timestamp.proto`` and
-``duration.proto`` when a contract uses them (their messages only), as
-``protoc --include_imports`` would.
+the set also holds the well-known files a contract uses
+(``google/protobuf/timestamp.proto``, ``any.proto``...), exactly as
+``protoc --include_imports`` writes them (:mod:`protoattr._schema.wkt_files`).
 """
 
 from __future__ import annotations
@@ -27,11 +27,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .._core.contract import FieldInfo, Label, ValueType
-from .._core.types import PACKABLE, Kind
+from .._core.names import scoped_name
+from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
-from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value
-from .services import full_name, split_services
+from . import wkt_files
+from .bcl import BCL_PROTO, bcl_file
+from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value, file_of
+from .services import full_name, message_name, split_services
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -60,10 +63,22 @@ def descriptor_set(
     name: str | None = None,
     include_imports: bool = True,
 ) -> bytes:
-    """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services)."""
-    main = file_descriptor(model, cls, syntax=syntax, package=package, name=name)
-    files = [_well_known(path) for path in main.dependency] if include_imports else []
-    return model.serialize(d.FileDescriptorSet(file=[*files, main]))
+    """A serialized ``FileDescriptorSet`` declaring ``cls`` (contracts and/or services).
+
+    Contracts and services of one package make one file (named ``name``, else after
+    the package and the first service or contract); several packages make one file
+    per package, named as :func:`~protoattr._schema.proto.schema_files` names them,
+    each depending on the files it uses, as protoc describes those files.  With
+    ``include_imports`` the well-known files they import come first; every file
+    follows the files it depends on.
+    """
+    files = file_descriptors(model, cls, syntax=syntax, package=package, name=name)
+    if include_imports:
+        deps = {dep for fd in files for dep in fd.dependency}
+        used = sorted(dep for dep in deps if dep in wkt_files.FILES)
+        bcl = [bcl_file()] if BCL_PROTO in deps else []  # protobuf-net's, shipped here
+        files = [_well_known(model, path) for path in used] + bcl + files
+    return model.serialize(d.FileDescriptorSet(file=files))
 
 
 def file_descriptor(
@@ -74,14 +89,68 @@ def file_descriptor(
     package: str | None = None,
     name: str | None = None,
 ) -> d.FileDescriptorProto:
-    """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares."""
+    """The ``FileDescriptorProto`` of what ``model.schema(cls, ...)`` declares (one package)."""
     roots = _export_roots(
         cls, syntax, package, "a descriptor needs at least one contract class or service"
     )
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
+    exporter.services = services
     exporter.discover(roots)
+    exporter._choose_package()  # the contracts' own package, as schema() takes it
     return _Builder(exporter, name).run(services)
+
+
+def file_descriptors(
+    model: CodecModel,
+    cls: type | Iterable[type],
+    *,
+    syntax: str = "proto3",
+    package: str | None = None,
+    name: str | None = None,
+) -> list[d.FileDescriptorProto]:
+    """The files declaring ``cls``: one per package, each after the ones it imports."""
+    roots = _export_roots(
+        cls, syntax, package, "a descriptor needs at least one contract class or service"
+    )
+    roots, services, package = split_services(model, roots, package, one_package=False)
+    exporter = _Exporter(model, syntax, package)
+    exporter.services = services
+    exporter.discover(roots)
+    packages = {m.info.package for m in exporter.messages.values() if m.as_message}
+    packages |= {s.package or None for s in services} | {package}
+    if len(packages - {None}) <= 1:  # one file, as schema() writes it
+        exporter._choose_package()
+        return [_Builder(exporter, name).run(services)]
+    files = []
+    for pkg in exporter.assign_homes():
+        exporter.package = pkg
+        exporter.file_imports = set()
+        mine = [s for s in services if (s.package or None) == pkg]
+        files.append(_Builder(exporter, file_of(pkg)).run(mine))
+    exporter.check_acyclic({fd.name or "": set(fd.dependency) for fd in files})
+    return _dependencies_first(files)
+
+
+def _dependencies_first(files: list[d.FileDescriptorProto]) -> list[d.FileDescriptorProto]:
+    """``files`` reordered so that each comes after the files it imports (as protoc lists
+    them with ``--include_imports``); otherwise in their own order."""
+    by_name = {fd.name: fd for fd in files}
+    out: list[d.FileDescriptorProto] = []
+    done: set[str | None] = set()
+
+    def visit(fd: d.FileDescriptorProto) -> None:
+        if fd.name in done:
+            return
+        done.add(fd.name)
+        for dep in fd.dependency:
+            if dep in by_name:
+                visit(by_name[dep])
+        out.append(fd)
+
+    for fd in files:
+        visit(fd)
+    return out
 
 
 class _Builder:
@@ -91,25 +160,28 @@ class _Builder:
         self.name = name
 
     def run(self, services: list[Any]) -> d.FileDescriptorProto:
+        """The file of the exporter's current package (all of it, for one file)."""
         x = self.x
         messages = []
         for m in x.messages.values():
-            if m.as_message:
+            if m.as_message and x._parent(m.cls) is None and x._here(m.cls):
                 # the schema exporter's checks (names, what the syntax can say), text discarded
                 x._message(m, 0, frozenset(), frozenset())
-                messages.append(self._message(m, m.info.name, self._scope(m.cls)))
-        enums = [self._enum(e) for e in x.enums]
+                messages.append(self._declared(m))
+        enums = [self._enum(e) for e in x.enums if x._parent(e) is None and x._here(e)]
         out = d.FileDescriptorProto(
             name=self.name or self._file_name(services),
             package=self.package,
-            dependency=sorted(x.imports),
             message_type=messages,
             enum_type=enums,
             syntax=x.syntax,
             edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
         for info in services:
-            x._name(info.name, info.cls, "service")
+            x._name(info.name, info.cls, "service", (info.package or None) if x.home else None)
+            for m in info.methods:  # the files the RPCs' messages come from are imported
+                message_name(x, m.request)
+                message_name(x, m.response)
             out.service.append(
                 d.ServiceDescriptorProto(
                     name=info.name,
@@ -125,23 +197,31 @@ class _Builder:
                     ],
                 )
             )
+        out.dependency = sorted(x._imports() | x.file_imports)
         return out
 
     def _file_name(self, services: list[Any]) -> str:
         first = services[0].name if services else next(iter(self.x.messages.values())).info.name
+        first = first.rpartition(".")[2]
         stem = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", first).lower()
         folder = self.package.replace(".", "/") + "/" if self.package else ""
         return f"{folder}{stem}.proto"
 
     # -- names -------------------------------------------------------------
 
+    def _package_of(self, cls: type) -> str | None:
+        """The package of the file declaring ``cls`` (its home, with one file per package)."""
+        return self.x.home.get(cls, self.package)
+
     def _ref_message(self, cls: type) -> str:
         """A field's or an RPC's message: a hierarchy travels as its root's."""
-        return "." + full_name(self.x.model, self.x._root(cls), self.package)
+        root = self.x._root(cls)
+        return "." + full_name(self.x.model, root, self._package_of(root))
 
     def _ref_enum(self, enum_cls: type) -> str:
-        prefix = f".{self.package}." if self.package else "."
-        return prefix + enum_cls.__name__
+        package = self._package_of(enum_cls)
+        prefix = f".{package}." if package else "."
+        return prefix + scoped_name(enum_cls)
 
     # -- declarations ------------------------------------------------------
 
@@ -160,6 +240,16 @@ class _Builder:
         """The full name of a top-level message (what its nested types are named under)."""
         return full_name(self.x.model, cls, self.package)
 
+    def _declared(self, message: Any) -> d.DescriptorProto:
+        """A message with the messages and enums declared inside it."""
+        out = self._message(
+            message, message.info.scoped_name.rpartition(".")[2], self._scope(message.cls)
+        )
+        nested, enums = self.x._children(message.cls)
+        out.nested_type[:0] = [self._declared(inner) for inner in nested]
+        out.enum_type = [self._enum(e) for e in enums]
+        return out
+
     def _message(self, message: Any, name: str, scope: str) -> d.DescriptorProto:
         """``message`` declared as ``name``, whose full name is ``scope`` (a proto2 group's
         body is a message nested where the group is)."""
@@ -175,7 +265,7 @@ class _Builder:
                 oneof += "_"
             oneofs.append(oneof)
             for tag, sub in message.children:
-                sub_name = x.model.info(sub).name
+                sub_name = x.model.info(sub).scoped_name.rpartition(".")[2]
                 out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
                 out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
@@ -225,6 +315,8 @@ class _Builder:
         elif kind in _WELL_KNOWN:
             field.type = d.FieldType.TYPE_MESSAGE
             field.type_name = f".google.protobuf.{_WELL_KNOWN[kind]}"
+        elif kind in BCL_KINDS:  # protobuf-net's bcl.proto: ".bcl.DateTime" ...
+            field.type, field.type_name = d.FieldType.TYPE_MESSAGE, f".{kind.value}"
         else:
             field.type = d.FieldType[f"TYPE_{kind.name}"]
 
@@ -367,20 +459,6 @@ def _shortest(number: float, kind: Kind) -> str:
     return repr(number)  # pragma: no cover - 17 digits always read back
 
 
-def _well_known(path: str) -> d.FileDescriptorProto:
-    """``google/protobuf/timestamp.proto`` or ``duration.proto``: their one message."""
-    name = "Timestamp" if path.endswith("timestamp.proto") else "Duration"
-    return d.FileDescriptorProto(
-        name=path,
-        package="google.protobuf",
-        message_type=[
-            d.DescriptorProto(
-                name=name,
-                field=[
-                    _Builder._plain("seconds", 1, _OPTIONAL, d.FieldType.TYPE_INT64),
-                    _Builder._plain("nanos", 2, _OPTIONAL, d.FieldType.TYPE_INT32),
-                ],
-            )
-        ],
-        syntax="proto3",
-    )
+def _well_known(model: CodecModel, path: str) -> d.FileDescriptorProto:
+    """A well-known file (``google/protobuf/timestamp.proto``...) exactly as protoc has it."""
+    return model.deserialize(d.FileDescriptorProto, wkt_files.file_bytes(path))

@@ -66,13 +66,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
-from .._core.names import _PACKAGE
-from .._core.types import INT_RANGES, PACKABLE, Kind
+from .._core.names import _PACKAGE, nested_in, scoped_name
+from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
+    from .._service import ServiceInfo
 
 __all__ = ["SYNTAXES", "schema", "schema_files"]
 
@@ -82,6 +83,11 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WELL_KNOWN = {
     Kind.TIMESTAMP: "google/protobuf/timestamp.proto",
     Kind.DURATION: "google/protobuf/duration.proto",
+    # protobuf-net's own forms, as its GetProto imports them
+    Kind.BCL_DATETIME: "protobuf-net/bcl.proto",
+    Kind.BCL_TIMESPAN: "protobuf-net/bcl.proto",
+    Kind.BCL_DECIMAL: "protobuf-net/bcl.proto",
+    Kind.BCL_GUID: "protobuf-net/bcl.proto",
 }
 _INDENT = "  "
 
@@ -101,11 +107,12 @@ def schema(
     (edition 2023); ``package`` becomes the file's ``package`` statement.
     """
     roots = _export_roots(cls, syntax, package, "schema() needs at least one contract class")
-    from .services import render_services, split_services
+    from .services import split_services
 
     roots, services, package = split_services(model, roots, package)
     exporter = _Exporter(model, syntax, package)
-    return exporter.run(roots) + render_services(exporter, services)
+    exporter.services = services
+    return exporter.run(roots)
 
 
 def schema_files(
@@ -126,7 +133,12 @@ def schema_files(
     ``.proto`` imports cannot be circular.
     """
     roots = _export_roots(cls, syntax, package, "schema_files() needs at least one contract class")
-    return _Exporter(model, syntax, package).run_files(roots)
+    from .services import split_services
+
+    roots, services, _ = split_services(model, roots, package, one_package=False)
+    exporter = _Exporter(model, syntax, package)
+    exporter.services = services
+    return exporter.run_files(roots)
 
 
 def _export_roots(
@@ -175,6 +187,7 @@ class _Exporter:
         self.enum_values: dict[type, list[tuple[str, int]]] = {}
         self.closed: set[type] = set()  # closed enums
         self.map_values: set[type] = set()  # enums that are map values: protoc wants a 0 first
+        self.services: list[ServiceInfo] = []  # the services this schema declares
 
     # -- discovery ------------------------------------------------------------
 
@@ -183,8 +196,17 @@ class _Exporter:
         return self._render()
 
     def discover(self, roots: list[type]) -> None:
-        """Find every contract and enum ``roots`` reach; check their names."""
+        """Find every contract and enum ``roots`` reach; check their names.
+
+        A well-known type among the roots is refused (import its file instead) unless
+        a service's RPC uses it: then its file is imported (``google.protobuf.Empty``).
+        """
+        rpc_types = {
+            t for info in self.services for m in info.methods for t in (m.request, m.response)
+        }
         for root in roots:
+            if root in WELL_KNOWN_CLASSES and root in rpc_types:
+                continue
             if not isinstance(root, type):
                 raise ContractError(f"schema() takes contract classes, not {root!r}")
             if root in WELL_KNOWN_CLASSES:
@@ -205,7 +227,10 @@ class _Exporter:
                 message = _Message(cls, info, self.model._own_fields(cls))
                 message.children = self.model._children_of(cls)
                 self.messages[cls] = message
-                self._name(info.name, cls, "message", info.package)
+                self._name(info.scoped_name, cls, "message", info.package)
+                parent = self._parent(cls)
+                if parent is not None:  # a nested message needs the one around it
+                    pending.append((parent, True))
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
@@ -215,7 +240,10 @@ class _Exporter:
                         elif vt.kind is Kind.ENUM and vt.py_type is not None:
                             if vt.py_type not in self.enums:
                                 self.enums[vt.py_type] = None
-                                self._name(vt.py_type.__name__, vt.py_type, "enum")
+                                self._name(scoped_name(vt.py_type), vt.py_type, "enum")
+                                parent = self._parent(vt.py_type)
+                                if parent is not None:
+                                    pending.append((parent, True))
                             if vt.closed:
                                 self.closed.add(vt.py_type)
                             if f.label is Label.MAP and vt is f.value:
@@ -239,7 +267,22 @@ class _Exporter:
 
     def run_files(self, roots: list[type]) -> dict[str, str]:
         self.discover(roots)
+        files: dict[str, str] = {}
+        uses: dict[str, set[str]] = {}
+        for pkg in self.assign_homes():
+            self.package = pkg
+            self.file_imports = set()
+            files[file_of(pkg)] = self._render()
+            uses[file_of(pkg)] = set(self.file_imports)
+        self.check_acyclic(uses)
+        return files
+
+    def assign_homes(self) -> list[str | None]:
+        """Give every message and enum the package of the file that declares it; the
+        packages, in the order they were reached (services' packages included)."""
         default = self.package
+        if default is None and self.services:  # unpackaged contracts join the services
+            default = self.services[0].package or None
         for cls, message in self.messages.items():  # in the order they were reached
             if message.info.package is not None or default is not None:
                 self.home[cls] = message.info.package or default
@@ -257,13 +300,18 @@ class _Exporter:
                 ),
                 default,
             )  # fmt: skip
-        files: dict[str, str] = {}
-        uses: dict[str, set[str]] = {}
-        for pkg in dict.fromkeys(self.home[c] for c in self.messages):
-            self.package = pkg
-            self.file_imports = set()
-            files[file_of(pkg)] = self._render()
-            uses[file_of(pkg)] = set(self.file_imports)
+        for cls in [*self.messages, *self.enums]:  # a nested type lives where its outermost does
+            outer = cls
+            while (parent := self._parent(outer)) is not None:
+                outer = parent
+            self.home[cls] = self.home[outer]
+        packages = [self.home[c] for c in self.messages if self.messages[c].as_message]
+        packages += [s.package or None for s in self.services]
+        return list(dict.fromkeys(packages))
+
+    @staticmethod
+    def check_acyclic(uses: dict[str, set[str]]) -> None:
+        """Refuse files that import each other (``uses``: file -> the files it imports)."""
         for a, imported in uses.items():
             for b in imported:
                 if a in uses.get(b, set()):
@@ -271,7 +319,6 @@ class _Exporter:
                         f"the packages of {a} and {b} refer to each other, which .proto "
                         "imports cannot: move the contracts that do into one package"
                     )
-        return files
 
     def _reaches(self, cls: type) -> set[type]:
         """The contracts ``cls``'s declaration names: field types, subtypes, its base."""
@@ -308,8 +355,39 @@ class _Exporter:
         if packages:
             self.package = next(iter(packages))
 
+    def _parent(self, cls: type) -> type | None:
+        """The contract a nested message or enum is declared in: the class whose body
+        declares it, or the one a dotted ``name=`` (``"Order.Line"``) names."""
+        parent = nested_in(cls)
+        if parent is not None:
+            return parent
+        if isinstance(cls, type) and issubclass(cls, enum.Enum):
+            return None
+        info = self.model.info(cls)
+        scope, dot, _ = info.scoped_name.rpartition(".")
+        if not dot:
+            return None
+        outer = f"{info.package}.{scope}" if info.package else scope
+        found = self.model.find(outer)
+        if found is None:
+            raise ContractError(
+                f"{_qual(cls)} is named {info.full_name!r}, which nests it in {outer!r}, but no "
+                f"contract is named {outer!r}: declare it, or name {_qual(cls)} without a dot"
+            )
+        return found
+
+    def _children(self, owner: type) -> tuple[list[_Message], list[type]]:
+        """The messages and enums of this schema declared inside ``owner``."""
+        messages = [
+            m
+            for m in self.messages.values()
+            if m.as_message and m.cls is not owner and self._parent(m.cls) is owner
+        ]
+        enums = [e for e in self.enums if self._parent(e) is owner]
+        return messages, enums
+
     def _name(self, name: str, owner: object, what: str, package: str | None = None) -> None:
-        if not _IDENT.fullmatch(name):
+        if not all(_IDENT.fullmatch(part) for part in name.split(".")):
             raise ContractError(f"{_qual(owner)}: {name!r} is not a valid protobuf {what} name")
         key = f"{package}.{name}" if package else name  # two packages may share a name
         other = self.full_names.get(key)
@@ -351,11 +429,13 @@ class _Exporter:
         """Enum values share their package's scope (C++ rules).  Each value keeps its
         Python name, so that it depends on its enum only (not on which other enums the
         schema reaches) and JSON names match; a clash is refused, as protoc would."""
-        taken: dict[str, type] = {}
+        scopes: dict[type | None, dict[str, type]] = {}
         for enum_cls, values in self.enum_values.items():
+            parent = self._parent(enum_cls)
+            taken = scopes.setdefault(parent, {})
             for name, _ in values:
                 other = taken.setdefault(name, enum_cls)
-                if other is not enum_cls or name in self.names:
+                if other is not enum_cls or (parent is None and name in self.names):
                     also = _qual(other) if other is not enum_cls else f"message {name}"
                     prefix = _upper_snake(enum_cls.__name__) + "_"
                     raise ContractError(
@@ -372,6 +452,10 @@ class _Exporter:
                 return name
         raise ContractError(f"{_qual(enum_cls)} has no member with the value {number}")
 
+    def _enum_value_ref(self, enum_cls: type, value: Any) -> str:
+        """A default's enum value as a reference: values are scoped where their enum is."""
+        return self._enum_name(enum_cls, value)
+
     # -- rendering ------------------------------------------------------------
 
     def _here(self, cls: type) -> bool:
@@ -383,13 +467,20 @@ class _Exporter:
             self._choose_package()
         body: list[str] = []
         for message in self.messages.values():
-            if message.as_message and self._here(message.cls):
+            if message.as_message and self._here(message.cls) and self._parent(message.cls) is None:
                 body += self._message(message, 0, frozenset(), frozenset())
                 body.append("")
         for enum_cls in self.enums:
-            if self._here(enum_cls):
+            if self._here(enum_cls) and self._parent(enum_cls) is None:
                 body += self._enum(enum_cls)
                 body.append("")
+        services = [
+            s for s in self.services if not self.home or (s.package or None) == self.package
+        ]
+        if services:
+            from .services import render_services
+
+            body.append(render_services(self, services).strip("\n"))
         out: list[str] = []
         if self.syntax == "editions":
             out.append('edition = "2023";')
@@ -422,13 +513,14 @@ class _Exporter:
                         found.add(_WELL_KNOWN[vt.kind])
         return found
 
-    def _enum(self, enum_cls: type) -> list[str]:
-        lines = [f"enum {enum_cls.__name__} {{"]
+    def _enum(self, enum_cls: type, depth: int = 0) -> list[str]:
+        pad = _INDENT * depth
+        lines = [f"{pad}enum {enum_cls.__name__} {{"]
         if self.syntax == "editions" and enum_cls in self.closed:
-            lines.append(f"{_INDENT}option features.enum_type = CLOSED;")
+            lines.append(f"{pad}{_INDENT}option features.enum_type = CLOSED;")
         for name, number in self.enum_values[enum_cls]:
-            lines.append(f"{_INDENT}{name} = {number};")
-        lines.append("}")
+            lines.append(f"{pad}{_INDENT}{name} = {number};")
+        lines.append(f"{pad}}}")
         return lines
 
     def _message(
@@ -452,8 +544,15 @@ class _Exporter:
             )
         inside = inside | {message.cls}
         pad = _INDENT * (depth + 1)
-        lines: list[str] = [] if group else [f"{_INDENT * depth}message {message.info.name} {{"]
+        decl = message.info.scoped_name.rpartition(".")[2]
+        lines: list[str] = [] if group else [f"{_INDENT * depth}message {decl} {{"]
         lines += self._reserved(message, pad)
+        if not group:  # nested declarations first, as protoc lists them before map entries
+            nested, nested_enums = self._children(message.cls)
+            for inner in nested:
+                lines += self._message(inner, depth + 1, inside, shadow)
+            for enum_cls in nested_enums:
+                lines += self._enum(enum_cls, depth + 1)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         if self.syntax == "proto2":
             shadow = shadow | {_group_name(f) for f in message.fields if f.group}
@@ -472,8 +571,9 @@ class _Exporter:
                 oneof += "_"
             lines.append(f"{pad}oneof {oneof} {{")
             for tag, sub in message.children:
-                name = self.model.info(sub).name
+                name = self.model.info(sub).scoped_name
                 ref = self._declared_ref(sub, name, shadow)
+                name = name.rpartition(".")[2]
                 lines.append(f"{pad}{_INDENT}{ref} {name} = {tag};")
             lines.append(f"{pad}}}")
         done: set[str] = set()
@@ -690,8 +790,10 @@ class _Exporter:
             if kind is Kind.MESSAGE:
                 # a hierarchy travels as its root's message, whichever class the field names
                 root = self._root(vt.py_type)
-                return self._declared_ref(root, self.model.info(root).name, shadow)
-            return self._declared_ref(vt.py_type, vt.py_type.__name__, shadow)
+                return self._declared_ref(root, self.model.info(root).scoped_name, shadow)
+            return self._declared_ref(vt.py_type, scoped_name(vt.py_type), shadow)
+        if kind in BCL_KINDS:
+            return f".{kind.value}"  # as protobuf-net's GetProto names them
         return str(kind.value)
 
     def _root(self, cls: type) -> type:
@@ -707,15 +809,16 @@ class _Exporter:
         return f".{package}.{name}" if package else f".{name}"
 
     def _ref(self, name: str, shadow: frozenset[str]) -> str:
-        """A reference to the top-level ``name``, qualified where a group type hides it."""
-        if name not in shadow:
+        """A reference to ``name`` (scoped in this file's package), qualified where a group
+        type hides it; a nested type is always qualified (a nearer scope could hide it)."""
+        if name not in shadow and "." not in name:
             return name
         return f".{self.package}.{name}" if self.package else f".{name}"
 
 
 def _message_like(vt: ValueType) -> bool:
     """Messages, Timestamp and Duration: presence is always explicit."""
-    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION)
+    return vt.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or vt.kind in BCL_KINDS
 
 
 def _wire_value(vt: ValueType, default: Any) -> Any:

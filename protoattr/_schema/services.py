@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
 from .._service import ServiceInfo, is_service, service_info
 
 if TYPE_CHECKING:
@@ -33,18 +34,21 @@ def contract_package(model: CodecModel, cls: type, default: str | None) -> str |
 
 
 def full_name(model: CodecModel, cls: type, default_package: str | None) -> str:
-    """The full protobuf name of contract ``cls`` (``shop.v1.Product``), without a dot."""
-    name = model.info(cls).name
+    """The full protobuf name of contract ``cls`` (``shop.v1.Product``, ``shop.v1.Order.Line``
+    for a nested one), without a dot."""
+    name = model.info(cls).scoped_name
     package = contract_package(model, cls, default_package)
     return f"{package}.{name}" if package else name
 
 
 def split_services(
-    model: CodecModel, roots: Sequence[type], package: str | None
+    model: CodecModel, roots: Sequence[type], package: str | None, *, one_package: bool = True
 ) -> tuple[list[type], list[ServiceInfo], str | None]:
     """``(the contracts to export, the services, the file's package)``.
 
-    The contracts are the given ones plus every request and response type.
+    The contracts are the given ones plus every request and response type.  With
+    ``one_package`` (one file) every service must be in the file's package;
+    without it (one file per package) services of several packages are fine.
     """
     contracts: list[type] = []
     services: list[ServiceInfo] = []
@@ -53,7 +57,7 @@ def split_services(
             info = service_info(root)
             if package is None:
                 package = info.package or None
-            if (info.package or None) != package:
+            if one_package and (info.package or None) != package:
                 raise ValueError(
                     f"{root.__qualname__} is the service {info.full_name}, which cannot be "
                     f"declared in a file of package {package or '(none)'}: export services of "
@@ -75,7 +79,9 @@ def render_services(exporter: _Exporter, services: list[ServiceInfo]) -> str:
         return ""
     lines: list[str] = []
     for info in services:
-        exporter._name(info.name, info.cls, "service")
+        exporter._name(
+            info.name, info.cls, "service", (info.package or None) if exporter.home else None
+        )
         lines += ["", f"service {info.name} {{"]
         for m in info.methods:
             request = message_name(exporter, m.request)
@@ -90,5 +96,11 @@ def render_services(exporter: _Exporter, services: list[ServiceInfo]) -> str:
 
 
 def message_name(exporter: _Exporter, cls: type) -> str:
-    """The message a request or response travels as: its hierarchy root's."""
-    return exporter.model.info(exporter._root(cls)).name
+    """The message a request or response travels as: its hierarchy root's (a well-known
+    type by its full name, a contract of another file by its full name)."""
+    if cls in WELL_KNOWN_CLASSES:
+        name = WELL_KNOWN_CLASSES[cls]
+        exporter.file_imports.add(WELL_KNOWN_FILES[name])
+        return f".{name}" if (exporter.package or "").split(".")[0] == "google" else name
+    root = exporter._root(cls)
+    return exporter._declared_ref(root, exporter.model.info(root).scoped_name, frozenset())

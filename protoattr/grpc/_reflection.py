@@ -23,25 +23,16 @@ __all__ = ["descriptor_pool", "enable_reflection"]
 def descriptor_pool(*services: type, model: TypeModel | None = None) -> Any:
     """A fresh ``google.protobuf.descriptor_pool.DescriptorPool`` declaring ``services``.
 
-    ``services`` (and/or contracts) are exported with ``model.descriptor_set``;
-    services of several packages each get a file of their own.
+    ``services`` (and/or contracts) are exported together with
+    ``model.descriptor_set``: one file per package, each importing those it uses.
     """
     from google.protobuf import descriptor_pb2
     from google.protobuf import descriptor_pool as pools
 
     model = default_model if model is None else model
-    by_package: dict[str, list[type]] = {}
-    for cls in services:
-        package = service_info(cls).package if _is_service(cls) else ""
-        by_package.setdefault(package, []).append(cls)
     pool = pools.DescriptorPool()
-    added: set[str] = set()
-    for roots in by_package.values():
-        files = descriptor_pb2.FileDescriptorSet.FromString(model.descriptor_set(roots))
-        for fd in files.file:
-            if fd.name not in added:
-                added.add(fd.name)
-                pool.Add(fd)
+    for fd in descriptor_pb2.FileDescriptorSet.FromString(model.descriptor_set(services)).file:
+        pool.Add(fd)
     return pool
 
 

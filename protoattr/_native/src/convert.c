@@ -7,6 +7,7 @@
  */
 #include "convert.h"
 #include "timefmt.h"
+#include "bcl.h"
 
 /* date.toordinal() - 1 == days_from_civil(...) + EPOCH_DAYS (0001-01-01 is day 0). */
 #define EPOCH_DAYS 719162
@@ -18,6 +19,36 @@ static PyObject *opt(PyObject *o) {
     }
     Py_INCREF(o);
     return o;
+}
+
+/* uuid.UUID's class and slots in v->conv_aux (UUIDs as strings or bytes, bcl.Guid):
+ * (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID, its `int` and `is_safe`
+ * member descriptors or None) */
+int convert_uuid_setup(ValueSpec *v) {
+    PyObject *mod = PyImport_ImportModule("uuid");
+    PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
+    PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
+    PyObject *cls = mod ? PyObject_GetAttrString(mod, "UUID") : NULL;
+    if (unknown != NULL && cls != NULL && PyType_Check(cls)) {
+        /* UUID's slots: object.__setattr__ finds these member descriptors first */
+        PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
+        PyObject *d_int = dict ? PyDict_GetItemString(dict, "int") : NULL;
+        PyObject *d_safe = dict ? PyDict_GetItemString(dict, "is_safe") : NULL;
+        if (d_int == NULL || !Py_IS_TYPE(d_int, &PyMemberDescr_Type) || d_safe == NULL
+            || !Py_IS_TYPE(d_safe, &PyMemberDescr_Type)) {
+            d_int = d_safe = Py_None;  /* another layout: set by name */
+        }
+        v->conv_aux = Py_BuildValue("((s)ssOOOO)", "bytes", "int", "is_safe", unknown, cls,
+                                    d_int, d_safe);
+    }
+    Py_XDECREF(mod);
+    Py_XDECREF(safe);
+    Py_XDECREF(unknown);
+    Py_XDECREF(cls);
+    if (v->conv_aux == NULL) {
+        return -1;
+    }
+    return 0;
 }
 
 int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
@@ -46,31 +77,7 @@ int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at) {
         return -1;
     }
     if (v->conv == CONV_UUID_STR || v->conv == CONV_UUID_BYTES) {
-        /* (("bytes",), "int", "is_safe", SafeUUID.unknown, uuid.UUID, its `int` and
-         *  `is_safe` member descriptors or None) */
-        PyObject *mod = PyImport_ImportModule("uuid");
-        PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
-        PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
-        PyObject *cls = mod ? PyObject_GetAttrString(mod, "UUID") : NULL;
-        if (unknown != NULL && cls != NULL && PyType_Check(cls)) {
-            /* UUID's slots: object.__setattr__ finds these member descriptors first */
-            PyObject *dict = ((PyTypeObject *)cls)->tp_dict;
-            PyObject *d_int = dict ? PyDict_GetItemString(dict, "int") : NULL;
-            PyObject *d_safe = dict ? PyDict_GetItemString(dict, "is_safe") : NULL;
-            if (d_int == NULL || !Py_IS_TYPE(d_int, &PyMemberDescr_Type) || d_safe == NULL
-                || !Py_IS_TYPE(d_safe, &PyMemberDescr_Type)) {
-                d_int = d_safe = Py_None;  /* another layout: set by name */
-            }
-            v->conv_aux = Py_BuildValue("((s)ssOOOO)", "bytes", "int", "is_safe", unknown, cls,
-                                        d_int, d_safe);
-        }
-        Py_XDECREF(mod);
-        Py_XDECREF(safe);
-        Py_XDECREF(unknown);
-        Py_XDECREF(cls);
-        if (v->conv_aux == NULL) {
-            return -1;
-        }
+        return convert_uuid_setup(v);
     }
     return 0;
 }
@@ -272,6 +279,14 @@ PyObject *convert_to_wire(EngineState *st, const ValueSpec *vs, PyObject *v) {
         }
         break;
     }
+    case CONV_DATETIME_TICKS: case CONV_TIMESPAN_TICKS: {
+        /* datetime_to_ticks / timedelta_to_ticks for exact naive/UTC values (bcl.c) */
+        int64_t ticks;
+        if (bcl_ticks_of(st->datetime_api, vs->conv == CONV_DATETIME_TICKS, v, &ticks)) {
+            return PyLong_FromLongLong((long long)ticks);
+        }
+        break;
+    }
     default:
         break;
     }
@@ -350,10 +365,34 @@ PyObject *convert_from_wire(EngineState *st, const ValueSpec *vs, PyObject *x) {
         out = api->Date_FromDate(y, m, d, api->DateType);
         break;
     }
+    case CONV_DATETIME_TICKS: case CONV_TIMESPAN_TICKS: {
+        /* ticks_to_datetime / ticks_to_timedelta; anything unusual: NULL, Python decides */
+        int overflow = 0;
+        long long t = PyLong_CheckExact(x) ? PyLong_AsLongLongAndOverflow(x, &overflow) : 0;
+        if (PyLong_CheckExact(x) && !overflow && !(t == -1 && PyErr_Occurred())) {
+            out = bcl_of_ticks(st->datetime_api, vs->conv == CONV_DATETIME_TICKS, (int64_t)t);
+        }
+        PyErr_Clear();
+        break;
+    }
     default:
         out = PyObject_CallOneArg(vs->from_wire, x);
         break;
     }
     Py_DECREF(x);
     return out;
+}
+
+/* For bcl.c: the 16 bytes of an exact UUID (1), or 0: not taken. */
+int convert_uuid_bytes(const ValueSpec *vs, PyObject *u, unsigned char *b16) {
+    int taken = 0;
+    if (vs->conv_aux != NULL && is_uuid_class(vs)) {
+        uuid_bytes_of(vs, u, b16, &taken);
+    }
+    return taken;
+}
+
+/* For bcl.c: the UUID of 16 big-endian bytes. */
+PyObject *convert_uuid_from_16(const ValueSpec *vs, const unsigned char *b16) {
+    return uuid_from_16(vs, b16);
 }

@@ -22,6 +22,8 @@ enum {
     CONV_UUID_STR = 5,    /* str(UUID) / UUID(str) */
     CONV_UUID_BYTES = 6,  /* UUID.bytes / UUID(bytes=...) */
     CONV_DATE = 7,        /* date <-> its day number since 0001-01-01 (an int32) */
+    CONV_DATETIME_TICKS = 8, /* datetime <-> fixed64 ticks from 1970 (bcl.c) */
+    CONV_TIMESPAN_TICKS = 9, /* timedelta <-> fixed64 ticks (bcl.c) */
     CONV_LAST
 };
 
@@ -29,6 +31,12 @@ enum {
 int convert_setup(ValueSpec *v, PyObject *spec, Py_ssize_t at);
 void convert_clear(ValueSpec *v);
 int convert_traverse(ValueSpec *v, visitproc visit, void *arg);
+
+/* uuid.UUID's class and slots in v->conv_aux (also for bcl.Guid); the UUID of
+ * 16 big-endian bytes; the 16 bytes of an exact UUID (1) or 0: not taken. */
+int convert_uuid_setup(ValueSpec *v);
+PyObject *convert_uuid_from_16(const ValueSpec *vs, const unsigned char *b16);
+int convert_uuid_bytes(const ValueSpec *vs, PyObject *u, unsigned char *b16);
 
 /* Whether encode converts values of `vs` before writing them. */
 static inline int convert_encodes(const ValueSpec *vs) {

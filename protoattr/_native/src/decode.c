@@ -13,6 +13,7 @@
 #include "wire.h"
 #include "timefmt.h"
 #include "convert.h"
+#include "bcl.h"
 #include "stack.h"
 #include "budget.h"
 
@@ -267,6 +268,32 @@ static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned cha
         Py_XDECREF(maxd);
         return out;
     }
+    case K_BCL_DATETIME: case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID: {
+        /* each occurrence read whole (protobuf-net does not merge them) */
+        if (depth + 1 > c->max_depth) {
+            return NULL;
+        }
+        int taken;
+        PyObject *t = bcl_decode(c->st->datetime_api, vs, start, e, &taken);
+        if (taken) {
+            return t;
+        }
+        /* anything unusual: the Python helper (its error, if any, makes the codec run) */
+        PyObject *pos = py_ssize(start - c->base);
+        PyObject *stop = py_ssize(e - c->base);
+        PyObject *dep = py_ssize(depth + 1);
+        PyObject *maxd = py_ssize(c->max_depth);
+        PyObject *out = NULL;
+        if (pos && stop && dep && maxd) {
+            PyObject *args[5] = {c->bufobj, pos, stop, dep, maxd};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 5, NULL);
+        }
+        Py_XDECREF(pos);
+        Py_XDECREF(stop);
+        Py_XDECREF(dep);
+        Py_XDECREF(maxd);
+        return out;
+    }
     default:
         return NULL;
     }
@@ -326,7 +353,7 @@ static int list_append_new(PyObject *list, PyObject *item) {
 
 static int is_packable(int kind) {
     return kind != K_STRING && kind != K_BYTES && kind != K_MESSAGE && kind != K_TIMESTAMP
-           && kind != K_DURATION;
+           && kind != K_DURATION && !is_bcl_kind(kind);
 }
 
 static int read_map_entry(Ctx *c, const Field *f, PyObject *dict, const unsigned char **p,

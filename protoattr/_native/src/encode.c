@@ -10,6 +10,7 @@
 #include "wire.h"
 #include "timefmt.h"
 #include "convert.h"
+#include "bcl.h"
 #include "stack.h"
 
 #if PY_VERSION_HEX < 0x030B0000
@@ -265,6 +266,13 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
         }
         return write_body(b, PyObject_CallOneArg(vs->helper_encode, v));
     }
+    case K_BCL_DATETIME: case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID: {
+        int done = bcl_encode(st->datetime_api, vs, v, b);
+        if (done) {
+            return done < 0 ? -1 : 0;
+        }
+        return write_body(b, PyObject_CallOneArg(vs->helper_encode, v));  /* the reference */
+    }
     default:
         return -1;
     }
@@ -309,6 +317,9 @@ static int write_value(EngineState *st, const ValueSpec *vs, const unsigned char
 static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
     const ValueSpec *vs = &f->value;
     switch (vs->kind) {
+    case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID:
+        /* `v != default`, as the generated encoder compares (Decimal('0.00') is 0) */
+        return PyObject_RichCompareBool(v, f->def_obj, Py_NE);
     case K_UINT32: case K_UINT64: case K_FIXED32: case K_FIXED64: {
         uint64_t u;
         if (get_unsigned(v, UINT64_MAX, &u) < 0) return -1;

@@ -2,6 +2,7 @@
  * Python calls, and the Python fallback behind them. */
 #include "engine.h"
 #include "convert.h"
+#include "bcl.h"
 
 #include <structmember.h>
 
@@ -83,12 +84,12 @@ static int value_setup(ValueSpec *v, PyObject *spec) {
         PyErr_SetString(PyExc_TypeError, "plan: enum members must be a dict");
         return -1;
     }
-    if ((v->kind == K_TIMESTAMP || v->kind == K_DURATION)
+    if ((v->kind == K_TIMESTAMP || v->kind == K_DURATION || is_bcl_kind(v->kind))
         && (v->helper_encode == NULL || v->helper_decode == NULL)) {
         PyErr_SetString(PyExc_ValueError, "plan: time values need their helpers");
         return -1;
     }
-    return 0;
+    return bcl_setup(v);
 }
 
 static int copy_tag(PyObject *b, unsigned char *dst, int *len) {
@@ -163,6 +164,7 @@ static int field_setup(Field *f, PyObject *spec) {
         f->def_bool = PyObject_IsTrue(d);
         break;
     case K_STRING: case K_BYTES:
+    case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID:  /* compared with == */
         f->def_obj = none_to_null(d);
         break;
     default:
@@ -176,6 +178,8 @@ static int field_setup(Field *f, PyObject *spec) {
         int ok = 1;
         if (kind == K_STRING || kind == K_BYTES) {
             ok = f->def_obj != NULL && PyBytes_CheckExact(f->def_obj);
+        } else if (is_bcl_kind(kind)) {
+            ok = f->def_obj != NULL && kind != K_BCL_DATETIME;
         } else if (kind != K_FLOAT && kind != K_DOUBLE && kind != K_BOOL) {
             ok = f->has_int_default;
         }

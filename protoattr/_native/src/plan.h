@@ -18,8 +18,13 @@ enum {
     K_INT32 = 1, K_INT64, K_UINT32, K_UINT64, K_SINT32, K_SINT64,
     K_FIXED32, K_FIXED64, K_SFIXED32, K_SFIXED64, K_BOOL, K_ENUM,
     K_FLOAT, K_DOUBLE, K_STRING, K_BYTES, K_MESSAGE, K_TIMESTAMP, K_DURATION,
+    K_BCL_DATETIME, K_BCL_TIMESPAN, K_BCL_DECIMAL, K_BCL_GUID, /* bcl.c */
     K_LAST
 };
+
+static inline int is_bcl_kind(int kind) {
+    return kind >= K_BCL_DATETIME && kind <= K_BCL_GUID;
+}
 
 enum { L_SINGULAR = 0, L_OPTIONAL = 1, L_REPEATED = 2, L_MAP = 3 };
 
@@ -43,9 +48,11 @@ typedef struct {
     int sub_native;
     PyObject *enum_members;   /* ENUM: {number: member}, or NULL */
     int enum_plain;           /* ENUM: not an int subclass: encode reads .value */
-    int closed;               /* ENUM: closed, unknown numbers are not values */
-    PyObject *helper_encode;  /* TIMESTAMP/DURATION: value -> body bytes */
-    PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value */
+    int closed;               /* ENUM: closed, unknown numbers are not values;
+                                 BCL_DATETIME: write the kind (IncludeDateTimeKind) */
+    PyObject *helper_encode;  /* TIMESTAMP/DURATION/BCL_*: value -> body bytes */
+    PyObject *helper_decode;  /* TIMESTAMP/DURATION: (buf, pos, end, previous) -> value;
+                                 BCL_*: (buf, pos, end, depth, max_depth) -> value */
     PyObject *zero;           /* the value of a map entry without this part */
     /* converted types and surrogates (convert.c): the value travels as `kind` */
     int conv;                 /* CONV_*: 0 = none */
@@ -179,6 +186,8 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
 int engine_add_entry_type(PyObject *module);
 void engine_gc_pause(EngineState *st);
 void engine_gc_resume(EngineState *st);
+/* stream.c: FrameReader and encode_frames (length-prefixed streams). */
+int engine_add_stream(PyObject *module);
 /* construct.c: a plan's construct_new object, object.__new__ called directly. */
 PyObject *engine_new_object(EngineState *st, Plan *plan);
 

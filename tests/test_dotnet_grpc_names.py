@@ -1,0 +1,136 @@
+"""protobuf-net.Grpc's naming rules, pinned: the paths a Python client or server must use
+to meet a .NET code-first peer.
+
+Read from protobuf-net.Grpc's ServiceBinder: a contract's service name is its
+``[Service("...")]`` name, else ``Namespace.TypeName`` with an interface's leading ``I``
+dropped; an operation's name is its ``[Operation("...")]`` name, else the method's
+name with a trailing ``Async`` dropped; a no-argument or ``void`` operation takes or
+returns ``google.protobuf.Empty``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+import pytest
+
+import protoattr as pa
+from protoattr._service import grpc_method_name, service_info
+
+
+@pa.proto_contract
+@dataclass
+class MultiplyRequest:
+    x: int = pa.field(1, default=0)
+    y: int = pa.field(2, default=0)
+
+
+@pa.proto_contract
+@dataclass
+class MultiplyResult:
+    result: int = pa.field(1, default=0)
+
+
+# public interface ICalculator { ValueTask<MultiplyResult> MultiplyAsync(MultiplyRequest r); }
+# in namespace MegaCorp; plus ValueTask PingAsync() and [Operation("Sum")] Add...
+@pa.service(pa.dotnet_service_name("MegaCorp", "ICalculator"), naming="protobuf-net")
+class Calculator(Protocol):
+    def multiply_async(self, request: MultiplyRequest) -> MultiplyResult: ...
+    def ping_async(self, request: pa.Empty, context: pa.CallContext) -> pa.Empty: ...
+    @pa.rpc(name="Sum")
+    def add_async(self, request: MultiplyRequest) -> MultiplyResult: ...
+    def Divide(self, request: MultiplyRequest) -> MultiplyResult: ...
+    def ticks_async(self, request: pa.Empty) -> AsyncIterator[MultiplyResult]: ...
+
+
+def paths(cls: type) -> list[str]:
+    info = service_info(cls)
+    return [f"/{info.full_name}/{m.name}" for m in info.methods]
+
+
+def test_protobuf_net_paths() -> None:
+    assert paths(Calculator) == [
+        "/MegaCorp.Calculator/Multiply",
+        "/MegaCorp.Calculator/Ping",
+        "/MegaCorp.Calculator/Sum",
+        "/MegaCorp.Calculator/Divide",
+        "/MegaCorp.Calculator/Ticks",
+    ]
+    ping = service_info(Calculator).method("ping_async")
+    assert ping.request is pa.Empty and ping.response is pa.Empty and ping.takes_context
+
+
+def test_service_name_rules() -> None:
+    assert pa.dotnet_service_name("MyCompany.Services", "ICalculator") == (
+        "MyCompany.Services.Calculator"
+    )
+    assert pa.dotnet_service_name("A.B", "Inventory") == "A.B.nventory"  # .NET drops any "I"
+    assert pa.dotnet_service_name("A.B", "Calculator", interface=False) == "A.B.Calculator"
+    assert pa.dotnet_service_name("A.B", "ICalc", interface=False) == "A.B.ICalc"
+    with pytest.raises(ValueError, match="namespace"):
+        pa.dotnet_service_name("", "ICalc")
+
+
+@pytest.mark.parametrize(
+    ("attr", "grpc", "protobuf_net"),
+    [
+        ("get_product", "GetProduct", "GetProduct"),
+        ("get_product_async", "GetProductAsync", "GetProduct"),
+        ("GetProductAsync", "GetProductAsync", "GetProduct"),
+        ("async_", "Async", "Async"),  # nothing left: kept
+        ("asyncio_work", "AsyncioWork", "AsyncioWork"),
+    ],
+)
+def test_method_names(attr: str, grpc: str, protobuf_net: str) -> None:
+    assert grpc_method_name(attr) == grpc
+    assert grpc_method_name(attr, "protobuf-net") == protobuf_net
+
+
+def test_default_naming_keeps_async() -> None:
+    @pa.service("MegaCorp.Calculator")
+    class Plain(Protocol):
+        def multiply_async(self, request: MultiplyRequest) -> MultiplyResult: ...
+
+    assert paths(Plain) == ["/MegaCorp.Calculator/MultiplyAsync"]
+    with pytest.raises(pa.ContractError, match="naming"):
+        pa.service("A.B", naming="dotnet")
+
+
+class CalculatorImpl:
+    def multiply_async(self, request: MultiplyRequest) -> MultiplyResult:
+        return MultiplyResult(request.x * request.y)
+
+    def ping_async(self, request: pa.Empty, context: pa.CallContext) -> pa.Empty:
+        return pa.Empty()
+
+    def add_async(self, request: MultiplyRequest) -> MultiplyResult:
+        return MultiplyResult(request.x + request.y)
+
+    def Divide(self, request: MultiplyRequest) -> MultiplyResult:
+        return MultiplyResult(request.x // request.y)
+
+    def ticks_async(self, request: pa.Empty) -> AsyncIterator[MultiplyResult]:
+        raise NotImplementedError
+
+
+def test_a_python_server_answers_on_the_dotnet_paths() -> None:
+    grpc = pytest.importorskip("grpc")
+    import protoattr.grpc as pg
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    pg.add_service(server, Calculator, CalculatorImpl())
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            # what a .NET code-first client of ICalculator.MultiplyAsync sends, as raw bytes
+            call = channel.unary_unary("/MegaCorp.Calculator/Multiply")
+            assert call(b"\x08\x06\x10\x07", timeout=5) == b"\x08\x2a"
+            assert channel.unary_unary("/MegaCorp.Calculator/Ping")(b"", timeout=5) == b""
+            client = pg.client(Calculator, channel)
+            assert client.add_async(MultiplyRequest(2, 3), timeout=5) == MultiplyResult(5)
+    finally:
+        server.stop(None)
