@@ -180,3 +180,22 @@ def test_the_amplification_benchmark_measures_a_runner() -> None:
     r = amplification._measure("tree", 40_000, "python+bound")  # 20,001 messages > 10,000
     assert r["outcome"] == "DecodeError" and r["bytes"] == 40_000
     assert isinstance(r["seconds"], float) and isinstance(r["memory"], int)
+
+
+@needs_engine
+def test_a_stream_item_over_the_bound_fails_the_same_on_both_backends() -> None:
+    import io
+
+    from protoattr._core.wire import encode_varint
+
+    good = pa.serialize(families.Tree("a"))
+    bad = b"\x12\x00" * 10  # 11 messages
+    data = encode_varint(len(good)) + good + encode_varint(len(bad)) + bad
+    outcomes = []
+    for backend in ("native", "python"):
+        model = pa.TypeModel(backend=backend, max_messages=5)
+        with pytest.raises(DecodeError) as info:
+            list(pa.deserialize_items(families.Tree, io.BytesIO(data), model=model))
+        outcomes.append(str(info.value))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0].startswith("item 1: Tree: the input builds more than max_messages=5")
