@@ -17,6 +17,7 @@ that do not fit) are in ``docs/dotnet.md``.
 from __future__ import annotations
 
 import dataclasses
+import enum
 
 from ._core.bcl import (
     DateTime,
@@ -33,14 +34,36 @@ from ._core.types import sint64, uint32
 
 __all__ = [
     "DateTime",
+    "DateTimeKind",
     "DateTimeTicks",
     "DateTimeWithKind",
     "Decimal",
     "Guid",
     "ScaledTicks",
     "TimeSpan",
+    "TimeSpanScale",
     "TimeSpanTicks",
 ]
+
+
+class DateTimeKind(enum.IntEnum):
+    """bcl.DateTime's ``kind`` (.NET's ``DateTimeKind``), for fields a schema types so."""
+
+    UNSPECIFIED = 0
+    UTC = 1
+    LOCAL = 2
+
+
+class TimeSpanScale(enum.IntEnum):
+    """bcl.TimeSpan's and bcl.DateTime's ``scale``: the unit of ``value``."""
+
+    DAYS = 0
+    HOURS = 1
+    MINUTES = 2
+    SECONDS = 3
+    MILLISECONDS = 4
+    TICKS = 5  # 100 ns
+    MINMAX = 15  # value -1: MinValue, 1: MaxValue
 
 
 @proto_contract(name="ScaledTicks", package="protoattr.bcl")
