@@ -128,9 +128,11 @@ static int read_scaled(const unsigned char *p, const unsigned char *end, int64_t
 
 /* ticks of value x scale, whole microseconds; 0 when it overflows or is not */
 static int scaled_ticks(int64_t value, int scale, int64_t *ticks) {
-    if (__builtin_mul_overflow(value, TICKS_PER[scale], ticks)) {
+    int64_t unit = TICKS_PER[scale];  /* > 0; no compiler builtins (MSVC builds this too) */
+    if (value > INT64_MAX / unit || value < INT64_MIN / unit) {
         return 0;
     }
+    *ticks = value * unit;
     return *ticks % 10 == 0;
 }
 
