@@ -277,3 +277,21 @@ def test_an_any_from_upb_resolves_to_the_generated_nested_class(
     ours = pa.deserialize(pa.Any, theirs.SerializeToString())
     assert ours.unpack() == g.Order.Line(sku="z")
     assert pa.Any.pack(g.Order.Line(sku="z")).type_url == theirs.type_url
+
+
+def test_a_dotted_name_on_a_nested_class_exports(tmp_path: Path) -> None:
+    # the case: name="Order.Line" on a class nested in Order was refused by schema()
+    @proto_contract(package="nest.dotted.v1")
+    @dataclass
+    class Order:
+        @proto_contract(name="Order.Line")
+        @dataclass
+        class Line:
+            sku: str = field(1, default="")
+
+        lines: list[Order.Line] = field(1, default_factory=list)
+
+    assert pa.default_model.full_name(Order.Line) == "nest.dotted.v1.Order.Line"
+    text = pa.default_model.schema(Order)
+    assert "message Order {\n  message Line {\n    string sku = 1;\n  }\n" in text
+    _protoc_file(text, tmp_path, "dotted.proto")

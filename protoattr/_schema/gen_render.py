@@ -27,6 +27,7 @@ from .gen_text import (
     Field,
     bytes_literal,
     comment_lines,
+    commented,
     doc_escape,
     docstring_lines,
     enum_member,
@@ -443,9 +444,8 @@ class Writer:
             lines.append(f"{inner}# protobuf name: {t.full_name.lstrip('.')}")
         for i, v in enumerate(t.enum.value):
             loc = t.comments.get((*t.path, 2, i))
-            lines += comment_lines(loc, inner)
             name = enum_member(v.name or f"VALUE_{i}")
-            lines.append(f"{inner}{name} = {v.number or 0}")
+            lines += commented([f"{inner}{name} = {v.number or 0}"], loc, inner)
         return "\n".join(lines)
 
     def _enum_member_name(
@@ -516,8 +516,7 @@ class Writer:
         if (doc or nested) and fields:
             lines.append("")
         for f in fields:
-            lines += f.comment
-            lines += field_lines(f, inner)
+            lines += commented(field_lines(f, inner), f.loc, inner)
             if set(re.findall(r"[\w.]+", f.annotation)) - IMMUTABLE:
                 self.mutable_defaults = True
         if not doc and not fields and not nested:
@@ -529,7 +528,8 @@ class Writer:
         assert m is not None
         proto_name = f.name or f"field_{i}"
         number = f.number or 0
-        comment = comment_lines(t.comments.get((*t.path, 2, i)), pad)
+        loc = t.comments.get((*t.path, 2, i))
+        comment: list[str] = []  # rendered with the field, from loc
         features = t.features
         oneof: str | None = None
         if f.oneof_index is not None and not f.proto3_optional:
@@ -556,7 +556,7 @@ class Writer:
             annotation = f"dict[{key}, {value}]"
             options.append("default_factory=dict")
             options = self._named(options, name, proto_name)
-            return Field(name, proto_name, number, annotation, options, comment)
+            return Field(name, proto_name, number, annotation, options, comment, loc=loc)
 
         value = self._value_type(f)
         is_message = ftype in (_T.TYPE_MESSAGE, _T.TYPE_GROUP)
@@ -601,7 +601,9 @@ class Writer:
             for o in options
         ]
         options = self._named(options, name, proto_name)
-        return Field(name, proto_name, number, annotation, options, comment, oneof, needs_value)
+        return Field(
+            name, proto_name, number, annotation, options, comment, oneof, needs_value, loc
+        )
 
     @staticmethod
     def _named(options: list[str], name: str, proto_name: str) -> list[str]:

@@ -28,6 +28,7 @@ class Field:
     comment: list[str]
     oneof: str | None = None
     needs_value: bool = False  # no default: a required field
+    loc: d.Location | None = None  # its comments
 
 
 # -- source text helpers ------------------------------------------------------------------
@@ -213,20 +214,49 @@ def _plain(line: str) -> str:
     return line.translate(_AMBIGUOUS)
 
 
+_LIST_ITEM = re.compile(r"([-*+#|>]|\d+[.)])(\s|$)")
+
+
 def _wrapped(lines: list[str], width: int) -> list[str]:
+    """``lines`` fitted to ``width``: a paragraph (lines of one indentation, none blank,
+    none starting a list item) with a line too long is wrapped as a whole, so no short
+    fragment is left between its lines; other paragraphs keep their author's breaks."""
     out: list[str] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if any(len(x) > width for x in paragraph):
+            lead = paragraph[0][: len(paragraph[0]) - len(paragraph[0].lstrip())]
+            text = " ".join(x.strip() for x in paragraph)
+            out.extend(
+                textwrap.wrap(
+                    text,
+                    width,
+                    initial_indent=lead,
+                    subsequent_indent=lead,
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+                or paragraph
+            )
+        else:
+            out.extend(paragraph)
+        paragraph.clear()
+
     for line in lines:
-        if len(line) <= width:
+        lead = line[: len(line) - len(line.lstrip())]
+        starts = not line.strip() or bool(_LIST_ITEM.match(line.lstrip()))
+        if paragraph and (
+            starts
+            or not paragraph[0].startswith(lead)
+            or len(lead) != len(paragraph[0]) - len(paragraph[0].lstrip())
+        ):
+            flush()
+        if not line.strip():
             out.append(line)
             continue
-        lead = line[: len(line) - len(line.lstrip())]
-        out += textwrap.wrap(
-            line,
-            width,
-            subsequent_indent=lead,
-            break_long_words=False,
-            break_on_hyphens=False,
-        ) or [line]
+        paragraph.append(line)
+    flush()
     return out
 
 
@@ -250,9 +280,28 @@ def docstring_lines(loc: d.Location | None, indent: str) -> list[str]:
     return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
 
 
-def comment_lines(loc: d.Location | None, indent: str) -> list[str]:
+def comment_lines(loc: d.Location | None, indent: str, *, trailing: bool = True) -> list[str]:
+    """The ``# ...`` lines of a declaration's leading comments (and trailing ones)."""
     if loc is None:
         return []
-    lines = _clean(loc.leading_comments or "") + _clean(loc.trailing_comments or "")
+    lines = _clean(loc.leading_comments or "")
+    if trailing:
+        lines += _clean(loc.trailing_comments or "")
     lines = _wrapped(lines, WIDTH - len(indent) - 2)
     return [f"{indent}# {x}".rstrip() for x in lines]
+
+
+def commented(declaration: list[str], loc: d.Location | None, indent: str) -> list[str]:
+    """A declaration with its comments: the leading ones above it, and a trailing one
+    (protoc's comment after the value on its line) at the end of its line when it has
+    one line and the comment fits there, else above it after the leading ones: either
+    way with its own value, not before the next one."""
+    lines = comment_lines(loc, indent, trailing=False)
+    tail = _clean(loc.trailing_comments or "") if loc is not None else []
+    if len(tail) == 1 and len(declaration) == 1:
+        line = f"{declaration[0]}  # {tail[0]}"
+        if len(line) <= WIDTH:
+            return [*lines, line]
+    if tail:
+        lines += [f"{indent}# {x}".rstrip() for x in _wrapped(tail, WIDTH - len(indent) - 2)]
+    return [*lines, *declaration]
