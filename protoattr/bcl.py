@@ -17,17 +17,12 @@ that do not fit) are in ``docs/dotnet.md``.
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import enum
+import uuid
+from typing import Annotated
 
-from ._core.bcl import (
-    DateTime,
-    DateTimeTicks,
-    DateTimeWithKind,
-    Decimal,
-    Guid,
-    TimeSpan,
-    TimeSpanTicks,
-)
+from ._core.bcl import DateTime, DateTimeTicks, DateTimeWithKind, Form, TimeSpan, TimeSpanTicks
 from ._core.contract import proto_contract
 from ._core.fields import field
 from ._core.types import sint64, uint32
@@ -44,6 +39,12 @@ __all__ = [
     "TimeSpanScale",
     "TimeSpanTicks",
 ]
+
+
+#: ``decimal.Decimal`` as protobuf-net's ``bcl.Decimal``.
+Decimal = Annotated[decimal.Decimal, Form.DECIMAL]
+#: ``uuid.UUID`` as protobuf-net's ``bcl.Guid``.
+Guid = Annotated[uuid.UUID, Form.GUID]
 
 
 class DateTimeKind(enum.IntEnum):

@@ -18,9 +18,8 @@ backend's own.
 from __future__ import annotations
 
 import dataclasses
-import decimal
+import importlib
 import struct
-import uuid
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -98,11 +97,11 @@ _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
 }
 #: the bcl.proto kinds (bcl.c): the Python helpers the engine hands anything unusual to,
 #: and the class it builds (Decimal, UUID; given as the domain, with no conversion)
-_BCL_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any], type | None]] = {
+_BCL_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any], str | None]] = {
     Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime, None),
     Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan, None),
-    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal),
-    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid, uuid.UUID),
+    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal, "decimal.Decimal"),
+    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid, "uuid.UUID"),
 }
 
 
@@ -500,7 +499,11 @@ class NativeBackend:
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
         elif vt.kind in _BCL_HELPERS:
-            encode, decode, domain = _BCL_HELPERS[vt.kind]
+            encode, decode, where = _BCL_HELPERS[vt.kind]
+            domain = None  # decimal/uuid are imported only once a contract uses them
+            if where is not None:
+                module, name = where.split(".")
+                domain = getattr(importlib.import_module(module), name)
             if vt.with_kind:
                 encode = _bcl.encode_datetime_kind
             zero = zero_value(vt)
