@@ -210,3 +210,36 @@ def test_only_the_protobuf_net_naming_maps_void_to_empty() -> None:
         @pa.service("MegaCorp.Plain2")
         class Plain2(Protocol):
             def store(self, request: MultiplyResult) -> None: ...
+
+
+class AsyncMemoryImpl(MemoryImpl):
+    async def ping_async(self) -> None:  # type: ignore[override]
+        return None
+
+    async def last_async(self) -> MultiplyResult:  # type: ignore[override]
+        return self.value
+
+
+def test_void_operations_over_grpc_aio() -> None:
+    import asyncio
+
+    grpc = pytest.importorskip("grpc")
+    import protoattr.grpc as pg
+
+    async def main() -> None:
+        server = grpc.aio.server()
+        pg.add_service(server, Memory, AsyncMemoryImpl())
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                client = pg.client(Memory, channel)
+                assert await client.ping_async(timeout=5) is None
+                assert await client.store_async(MultiplyResult(7), timeout=5) is None
+                assert await client.last_async(timeout=5) == MultiplyResult(7)
+                raw = channel.unary_unary("/MegaCorp.Memory/Ping")
+                assert await raw(b"", timeout=5) == b""
+        finally:
+            await server.stop(None)
+
+    asyncio.run(main())
