@@ -62,6 +62,7 @@ EXPECTED = {
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 }
 

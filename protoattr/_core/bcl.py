@@ -45,7 +45,7 @@ from .convert import ConversionError
 from .errors import DecodeError
 from .wire import encode_varint, read_tag, read_varint
 
-if TYPE_CHECKING:  # decimal and uuid load when a value of theirs is used (start-up)
+if TYPE_CHECKING:  # imported where used: ``import protoattr`` needs neither module
     import decimal
     import uuid
 
@@ -97,7 +97,6 @@ DateTime = Annotated[datetime.datetime, Form.DATETIME]
 DateTimeWithKind = Annotated[datetime.datetime, Form.DATETIME_WITH_KIND]
 #: ``timedelta`` as protobuf-net's ``bcl.TimeSpan``.
 TimeSpan = Annotated[datetime.timedelta, Form.TIMESPAN]
-# pa.bcl.Decimal and pa.bcl.Guid are declared in protoattr.bcl (they need decimal/uuid)
 #: ``datetime`` as protobuf-net's ``DataFormat.FixedSize`` DateTime: fixed64 ticks from 1970.
 DateTimeTicks = Annotated[datetime.datetime, Form.DATETIME_TICKS]
 #: ``timedelta`` as protobuf-net's ``DataFormat.FixedSize`` TimeSpan: fixed64 ticks.
@@ -418,6 +417,7 @@ def decimal_parts(value: decimal.Decimal) -> tuple[int, int, bool]:
 
 def encode_decimal(value: decimal.Decimal) -> bytes:
     """The body of a ``bcl.Decimal`` of ``value``."""
+
     coefficient, scale, negative = decimal_parts(value)
     lo, hi = coefficient & 0xFFFF_FFFF_FFFF_FFFF, coefficient >> 64
     sign_scale = scale << 1 | negative
