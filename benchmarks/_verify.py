@@ -16,6 +16,7 @@ from benchmarks.workloads import make_data
 # Peers whose bytes are expected to equal Google's, and the known exceptions.
 SAME_BYTES = {
     "protoattr": {},
+    "protobuf-py": {},
     "pure-protobuf": {},
     "betterproto": {"dns": "proto3 only: writes type='A' and ttl=86400 (no proto2 defaults)"},
 }

@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     pb2_dir = tempfile.mkdtemp(prefix="protoattr-bench-pb2-")
     _protoc.compile_protos(pb2_dir)
     os.environ[_protoc.ENV_DIR] = pb2_dir
+    pb_dir = tempfile.mkdtemp(prefix="protoattr-bench-protobuf-py-")
+    _protoc.compile_protobuf_py(pb_dir)
+    os.environ[_protoc.ENV_DIR_PB] = pb_dir
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     info = machine()

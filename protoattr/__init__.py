@@ -12,7 +12,6 @@ import importlib as _importlib
 import typing as _typing
 
 from ._core.contract import closed_enum, proto_contract
-from ._core.convert import UUIDBytes
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._core.fields import field, member
 from ._core.types import (
@@ -29,12 +28,13 @@ from ._core.types import (
     uint64,
 )
 from ._model.extensions import Extension, extension
-from ._service import CallContext, dotnet_service_name, rpc, service
 from ._stream import (
     PrefixStyle,
     deserialize_items,
+    deserialize_items_async,
     deserialize_with_length_prefix,
     serialize_items,
+    serialize_items_async,
     serialize_with_length_prefix,
 )
 from ._typemodel import TypeModel, default_model
@@ -42,6 +42,7 @@ from ._version import __version__
 
 if _typing.TYPE_CHECKING:
     from . import bcl, wrappers
+    from ._core.convert import UUIDBytes
     from ._core.wkt import (
         Any,
         Duration,
@@ -53,6 +54,7 @@ if _typing.TYPE_CHECKING:
         Struct,
         Timestamp,
     )
+    from ._service import CallContext, dotnet_service_name, rpc, service
 
 #: the well-known types load on first use: declaring their contracts costs import time
 _WELL_KNOWN = frozenset(
@@ -61,10 +63,21 @@ _WELL_KNOWN = frozenset(
 )  # fmt: skip
 
 
+_SERVICES = frozenset({"CallContext", "dotnet_service_name", "rpc", "service"})
+
+
 def __getattr__(name: str) -> _typing.Any:
     # import_module, not "from . import": that would ask this very __getattr__ again
     if name in _WELL_KNOWN:
         value = getattr(_importlib.import_module("protoattr._core.wkt"), name)
+        globals()[name] = value
+        return value
+    if name in _SERVICES:  # declaring services is not needed by a binary round trip
+        value = getattr(_importlib.import_module("protoattr._service"), name)
+        globals()[name] = value
+        return value
+    if name == "UUIDBytes":  # it needs the uuid module, which imports platform: ~3 ms
+        value = _importlib.import_module("protoattr._core.convert").UUIDBytes
         globals()[name] = value
         return value
     if name == "wrappers":
@@ -122,6 +135,7 @@ __all__ = [
     "deserialize",
     "deserialize_from",
     "deserialize_items",
+    "deserialize_items_async",
     "deserialize_with_length_prefix",
     "dotnet_service_name",
     "extension",
@@ -141,6 +155,7 @@ __all__ = [
     "rpc",
     "serialize",
     "serialize_items",
+    "serialize_items_async",
     "serialize_to",
     "serialize_with_length_prefix",
     "service",

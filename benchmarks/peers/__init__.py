@@ -17,6 +17,7 @@ PEERS = {
     "protoattr": "protoattr_",
     "protoattr-python": "protoattr_python",
     "google-upb": "google_upb",
+    "protobuf-py": "protobuf_py_",
     "msgspec": "msgspec_",
     "pure-protobuf": "pure_protobuf_",
     "betterproto": "betterproto_",

@@ -11,19 +11,16 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime
-import decimal
 import enum
+import functools
 import inspect
 import sys
 import threading
 import types
 import typing
-import uuid
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, Union
-
-import attrs
 
 from . import bcl as _bcl
 from . import convert as _convert
@@ -179,6 +176,13 @@ class ValueMarker:
 
     def value_type(self) -> ValueType:
         raise NotImplementedError
+
+
+def _is_attrs(cls: object) -> bool:
+    """``attrs.has(cls)`` without importing attrs: an attrs class carries
+    ``__attrs_attrs__``, and only a program that imported attrs has one, so
+    ``import protoattr`` does not pay for importing attrs (about 10 ms)."""
+    return isinstance(cls, type) and getattr(cls, "__attrs_attrs__", None) is not None
 
 
 def _marker(metadata: list[Any]) -> ValueMarker | None:
@@ -473,7 +477,9 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
                 )
             )
         return found, "init", frozen
-    if attrs.has(cls):
+    if _is_attrs(cls):
+        import attrs  # an attrs class exists: attrs is imported already
+
         # attrs installs its own __setattr__ on frozen classes
         frozen = getattr(getattr(cls, "__setattr__", None), "__name__", "") == "_frozen_setattrs"
         for a in attrs.fields(cls):
@@ -560,7 +566,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
     """``@dataclass`` written above ``@proto_contract`` leaves ``field()`` objects as
     plain class attributes when the contract is declared.  That is unambiguous:
     resolve the contract on first use, once the dataclass decorator has run."""
-    if dataclasses.is_dataclass(cls) or attrs.has(cls) or _pydantic_base(cls) is not None:
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls) or _pydantic_base(cls) is not None:
         return
     tagged = [name for name, value in vars(cls).items() if _is_tagged_field(value)]
     if not tagged:
@@ -577,7 +583,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
 def not_a_contract(cls: type) -> ContractError:
     """The error for a class used as a contract that is not one, saying why if it can."""
     qual = cls.__qualname__
-    if dataclasses.is_dataclass(cls) or attrs.has(cls):
+    if dataclasses.is_dataclass(cls) or _is_attrs(cls):
         for declared in list(_DECLARED):
             if (
                 declared is not cls
@@ -672,8 +678,8 @@ def _inherited_names(cls: type) -> set[str]:
             names.update(hints)
             if dataclasses.is_dataclass(base):
                 names.update(f.name for f in dataclasses.fields(base))
-            elif attrs.has(base):
-                names.update(a.name for a in attrs.fields(base))
+            elif _is_attrs(base):
+                names.update(a.name for a in base.__attrs_attrs__)  # type: ignore[attr-defined]
     return names
 
 
@@ -947,7 +953,7 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if isinstance(bare, type) and bare in _DECLARED:
         return ValueType(Kind.MESSAGE, bare)
     if isinstance(bare, type) and (
-        dataclasses.is_dataclass(bare) or attrs.has(bare) or _pydantic_base(bare) is not None
+        dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
     ):
         raise ContractError(f"{where}: {not_a_contract(bare)}")
     origin = typing.get_origin(bare)
@@ -956,13 +962,20 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
 
 
-_BCL_FORMS: dict[_bcl.Form, tuple[Kind, type]] = {
-    _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
-    _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
-    _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
-    _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
-    _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
-}
+@functools.cache
+def _bcl_forms() -> dict[_bcl.Form, tuple[Kind, type]]:
+    """The bcl forms' kinds and Python types; built when first asked for, since
+    ``decimal`` and ``uuid`` are not imported by ``import protoattr``."""
+    import decimal
+    import uuid
+
+    return {
+        _bcl.Form.DATETIME: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.DATETIME_WITH_KIND: (Kind.BCL_DATETIME, datetime.datetime),
+        _bcl.Form.TIMESPAN: (Kind.BCL_TIMESPAN, datetime.timedelta),
+        _bcl.Form.DECIMAL: (Kind.BCL_DECIMAL, decimal.Decimal),
+        _bcl.Form.GUID: (Kind.BCL_GUID, uuid.UUID),
+    }
 
 
 _TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
@@ -979,7 +992,7 @@ def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
         if bare is not domain:
             raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
         return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
-    kind, expected = _BCL_FORMS[form]
+    kind, expected = _bcl_forms()[form]
     if bare is not expected:
         raise ContractError(f"{where}: {form.value} annotates {expected.__name__}, not {bare!r}")
     return ValueType(kind, with_kind=form is _bcl.Form.DATETIME_WITH_KIND)
@@ -990,6 +1003,9 @@ def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueT
     at 200 ``datetime``/``timedelta`` take bcl.DateTime/TimeSpan, at 200 and 240
     ``Decimal``/``UUID`` (the string forms) take bcl.Decimal/Guid.  ``include_kind``
     (protobuf-net's IncludeDateTimeKind) makes every bcl.DateTime write its kind."""
+    import decimal
+    import uuid
+
     kind = value.kind
     if level == 200 and kind in (Kind.TIMESTAMP, Kind.DURATION):
         value = ValueType(Kind.BCL_DATETIME if kind is Kind.TIMESTAMP else Kind.BCL_TIMESPAN)
@@ -1028,12 +1044,15 @@ def with_level(info: ContractInfo, level: int | None, include_kind: bool = False
 
 def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
     """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
-    if bare is decimal.Decimal:
+    # a Decimal or a UUID class exists only once its module is imported: look, don't import
+    decimal = sys.modules.get("decimal")
+    uuid = sys.modules.get("uuid")
+    if decimal is not None and bare is decimal.Decimal:
         return ValueType(
             Kind.STRING, None, False, bare, _convert.decimal_to_str, _convert.str_to_decimal,
             decimal.Decimal(0),
         )  # fmt: skip
-    if bare is uuid.UUID:
+    if uuid is not None and bare is uuid.UUID:
         if _convert.Format.BYTES in metadata:
             return ValueType(
                 Kind.BYTES, None, False, bare, _convert.uuid_to_bytes, _convert.bytes_to_uuid,
@@ -1068,6 +1087,10 @@ def zero_value(value: ValueType) -> Any:
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
+    if kind is Kind.BCL_DECIMAL:
+        return _default_type(kind)(0)  # type: ignore[operator,misc]
+    if kind is Kind.BCL_GUID:
+        return _default_type(kind)(int=0)  # type: ignore[operator,misc]
     return _ZEROS.get(kind)
 
 
@@ -1081,8 +1104,6 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.DURATION: datetime.timedelta(0),
     Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
     Kind.BCL_TIMESPAN: datetime.timedelta(0),
-    Kind.BCL_DECIMAL: decimal.Decimal(0),
-    Kind.BCL_GUID: uuid.UUID(int=0),
 }
 del _ZEROS[Kind.ENUM]
 
@@ -1135,9 +1156,8 @@ def check_default_fits(info: FieldInfo) -> None:
         lo, hi = INT_RANGES[kind]
         if type(default) is not int or not lo <= default <= hi:
             raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
-    elif kind in _DEFAULT_TYPES and (
-        not isinstance(default, _DEFAULT_TYPES[kind])
-        or (isinstance(default, bool) and kind is not Kind.BOOL)
+    elif (expected := _default_type(kind)) is not None and (
+        not isinstance(default, expected) or (isinstance(default, bool) and kind is not Kind.BOOL)
     ):
         raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
 
@@ -1153,9 +1173,17 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.DURATION: datetime.timedelta,
     Kind.BCL_DATETIME: datetime.datetime,
     Kind.BCL_TIMESPAN: datetime.timedelta,
-    Kind.BCL_DECIMAL: decimal.Decimal,
-    Kind.BCL_GUID: uuid.UUID,
 }
+
+
+def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
+    """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
+    types are looked up on demand (``import protoattr`` imports neither module)."""
+    if kind is Kind.BCL_DECIMAL:
+        return _bcl_forms()[_bcl.Form.DECIMAL][1]
+    if kind is Kind.BCL_GUID:
+        return _bcl_forms()[_bcl.Form.GUID][1]
+    return _DEFAULT_TYPES.get(kind)
 
 
 def iter_message_types(info: ContractInfo) -> Sequence[type]:

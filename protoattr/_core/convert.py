@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import decimal
 import threading
-import uuid
 from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+# uuid (which imports platform) and decimal are imported when a value of theirs is
+# converted, not by ``import protoattr``: a program with a UUID or a Decimal to
+# convert has imported them already.
+if TYPE_CHECKING:
+    import decimal
+    import uuid
 
 from .errors import ContractError
 
@@ -37,17 +42,33 @@ class Format(Enum):
     BYTES = "bytes"  # UUID as its 16 bytes (RFC 4122 order), not as a string
 
 
-#: ``Annotated[uuid.UUID, Format.BYTES]``: a UUID as 16 bytes instead of a string.
-UUIDBytes = Annotated[uuid.UUID, Format.BYTES]
+if TYPE_CHECKING:
+    #: ``Annotated[uuid.UUID, Format.BYTES]``: a UUID as 16 bytes instead of a string.
+    UUIDBytes = Annotated[uuid.UUID, Format.BYTES]
+
+
+def __getattr__(name: str) -> Any:
+    """``UUIDBytes``, made on first use (it needs the ``uuid`` module)."""
+    if name == "UUIDBytes":
+        import uuid
+
+        value = Annotated[uuid.UUID, Format.BYTES]
+        globals()["UUIDBytes"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def decimal_to_str(value: decimal.Decimal) -> str:
+    import decimal
+
     if not isinstance(value, decimal.Decimal):
         raise TypeError(f"expected Decimal, got {type(value).__name__}")
     return str(value)
 
 
 def str_to_decimal(text: str) -> decimal.Decimal:
+    import decimal
+
     try:
         return decimal.Decimal(text)
     except decimal.InvalidOperation:
@@ -55,12 +76,16 @@ def str_to_decimal(text: str) -> decimal.Decimal:
 
 
 def uuid_to_str(value: uuid.UUID) -> str:
+    import uuid
+
     if not isinstance(value, uuid.UUID):
         raise TypeError(f"expected UUID, got {type(value).__name__}")
     return str(value)
 
 
 def str_to_uuid(text: str) -> uuid.UUID:
+    import uuid
+
     try:
         return uuid.UUID(text)
     except ValueError:
@@ -72,6 +97,8 @@ def uuid_to_bytes(value: uuid.UUID) -> bytes:
 
 
 def bytes_to_uuid(data: bytes) -> uuid.UUID:
+    import uuid
+
     if len(data) != 16:
         raise ConversionError(f"a UUID needs 16 bytes, got {len(data)}")
     return uuid.UUID(bytes=data)

@@ -44,3 +44,30 @@ class Entry:
         /,
     ) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+class FrameReader:
+    """Items framed and decoded in C from chunks the Python side reads (stream.c)."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        style: int,
+        tag: bytes,
+        max_size: int,
+        refill: Callable[[int, int, bool], bytes | tuple[Any] | None] | None,
+        /,
+    ) -> None: ...
+    def __iter__(self) -> FrameReader: ...
+    def __next__(self) -> Any: ...
+    def close(self) -> None: ...
+    def take(self, chunk: bytes, pos: int, limit: int, /) -> tuple[list[Any], int]: ...
+
+def encode_frames(
+    plan_for: Callable[[type], Plan | None],
+    frame: Callable[[Any], bytes],
+    iterator: Any,
+    style: int,
+    tag: bytes,
+    max_bytes: int,
+    /,
+) -> tuple[bytes, int, bool, BaseException | None]: ...

@@ -485,7 +485,10 @@ class NativeBackend:
         if vt.kind is Kind.MESSAGE:
             assert vt.py_type is not None
             target = vt.py_type
-            if unsupported(self.model, self.model.info(target)) is None:
+            planned = self.plans.get(target)  # planned already: it was found supported then
+            if planned is not None:
+                sub, native = planned, True
+            elif unsupported(self.model, self.model.info(target)) is None:
                 sub, native = self._plan(target), True
             else:
                 sub = self.model._codec(target)  # called back: encode/decode looked up per call

@@ -13,6 +13,9 @@ static int engine_exec(PyObject *module) {
     if (engine_add_entry_type(module) < 0) {
         return -1;
     }
+    if (engine_add_stream(module) < 0) {  /* stream.c */
+        return -1;
+    }
     st->str_encode = PyUnicode_InternFromString("encode");
     st->str_decode = PyUnicode_InternFromString("decode");
     st->str_value = PyUnicode_InternFromString("value");

@@ -173,6 +173,8 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
 int engine_add_entry_type(PyObject *module);
 void engine_gc_pause(EngineState *st);
 void engine_gc_resume(EngineState *st);
+/* stream.c: FrameReader and encode_frames (length-prefixed streams). */
+int engine_add_stream(PyObject *module);
 /* construct.c: a plan's construct_new object, object.__new__ called directly. */
 PyObject *engine_new_object(EngineState *st, Plan *plan);
 

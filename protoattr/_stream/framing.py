@@ -1,19 +1,16 @@
-"""Streams of length-prefixed messages (protobuf-net's ``*WithLengthPrefix``).
+"""The exact framing of length-prefixed messages: prefixes, tags, and one item at a time.
 
 Protobuf messages are not self-delimiting, so a file or socket carrying many of
-them needs a frame around each one.  This module writes and reads the three
-frames protobuf-net knows (:class:`PrefixStyle`), item by item, so a stream of a
-million records is produced and consumed in constant memory instead of being
-built as one giant ``repeated`` message (Google's "techniques: streaming
-multiple messages"; seed 001).
+them needs a frame around each one.  This module knows the three frames
+protobuf-net knows (:class:`PrefixStyle`) and reads an item with exact reads:
+it is the reference every faster path of :mod:`protoattr._stream` falls back
+to, item by item, so that all of them give the same items and the same errors.
 
 Design points, each for a reason:
 
 * **No read-ahead.**  Prefixes and tags are read one byte at a time (they are at
-  most ten bytes) and a body with exact ``read(n)`` calls, so when a function
-  returns the stream sits right after the item it consumed.  Another reader (or
-  another protocol on the same socket) can carry on from there; a buffering
-  reader would silently swallow its bytes.
+  most ten bytes) and a body with exact ``read(n)`` calls, so when an item has
+  been read the stream sits right after it.
 * **Short reads are normal.**  Sockets, pipes and raw files may return fewer
   bytes than asked for; every read loops until it has all it needs or the
   stream ends.  Only an empty read means end of stream.
@@ -22,7 +19,7 @@ Design points, each for a reason:
   arrived, so a corrupt prefix claiming gigabytes on a short stream fails with
   :class:`DecodeError` at once instead of allocating what it claims.
 * **Errors say where.**  Every :class:`DecodeError` names the item (its index in
-  :func:`deserialize_items`) and carries the absolute stream offset: the
+  ``deserialize_items``) and carries the absolute stream offset: the
   stream's ``tell()`` when it has one, otherwise bytes counted from where the
   call started.
 """
@@ -31,32 +28,24 @@ from __future__ import annotations
 
 import io
 import struct
-from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, Generic, NoReturn, Protocol, TypeVar
 
-from ._core.errors import DecodeError, EncodeError
-from ._core.wire import (
+from .._core.errors import DecodeError, EncodeError
+from .._core.wire import (
     MAX_FIELD_NUMBER,
     WireType,
     decode_tag,
     decode_varint,
     encode_varint,
     make_tag,
-    tag_bytes,
 )
-from ._model import codecs as _codecs
+from .._model import codecs as _codecs
 
 if TYPE_CHECKING:
-    from ._model.codecs import CodecModel
+    from .._model.codecs import CodecModel
 
-__all__ = [
-    "PrefixStyle",
-    "deserialize_items",
-    "deserialize_with_length_prefix",
-    "serialize_items",
-    "serialize_with_length_prefix",
-]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "PrefixStyle"]
 
 T = TypeVar("T")
 
@@ -135,6 +124,19 @@ def _check_binary(stream: object) -> None:
         raise TypeError("length-prefixed messages need a binary stream (open it in 'b' mode)")
 
 
+_CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect at start-up
+
+
+def _check_sync_reader(stream: object) -> None:
+    """An asyncio stream's ``read`` is a coroutine function: point to the async reader."""
+    code = getattr(getattr(stream, "read", None), "__code__", None)
+    if code is not None and code.co_flags & _CO_COROUTINE:
+        raise TypeError(
+            f"{type(stream).__name__}.read is a coroutine function: read an asyncio stream "
+            "with protoattr.deserialize_items_async (async for)"
+        )
+
+
 def _check_max_size(max_message_size: int) -> None:
     if isinstance(max_message_size, bool) or not isinstance(max_message_size, int):
         raise TypeError(f"max_message_size must be an int, not {max_message_size!r}")
@@ -184,56 +186,6 @@ def _write_all(stream: _Writable, data: bytes) -> None:
         if written <= 0:
             raise OSError(f"the stream stopped accepting bytes after {pos} of {len(data)}")
         pos += written
-
-
-def serialize_with_length_prefix(
-    stream: _Writable,
-    obj: object,
-    style: PrefixStyle = PrefixStyle.BASE128,
-    field_number: int = 0,
-    *,
-    model: CodecModel | None = None,
-) -> None:
-    """Write ``obj`` to ``stream`` as one length-prefixed message.
-
-    The message is encoded completely before anything is written, so an
-    :class:`EncodeError` leaves the stream untouched.  With ``BASE128`` and
-    ``field_number > 0`` the frame is a complete ``repeated T field_number``
-    entry: concatenated frames parse as a wrapper message in any runtime.
-    ``FIXED32`` styles with ``field_number > 0`` raise :class:`ValueError`
-    (see :class:`PrefixStyle`).
-    """
-    _check_framing(style, field_number)
-    _check_binary(stream)
-    codec = _resolve_model(model)
-    tag = tag_bytes(field_number, WireType.LEN) if field_number else b""
-    _write_all(stream, _frame(codec.serialize(obj), style, tag))
-
-
-def serialize_items(
-    stream: _Writable,
-    iterable: Iterable[object],
-    style: PrefixStyle = PrefixStyle.BASE128,
-    field_number: int = 0,
-    *,
-    model: CodecModel | None = None,
-) -> int:
-    """Write each item of ``iterable`` as a length-prefixed message; return how many.
-
-    Items are encoded and written one at a time, so a generator of a million
-    records never exists in memory at once.  If an item fails to encode, the
-    items before it have been written and the failing one has not.
-    """
-    _check_framing(style, field_number)
-    _check_binary(stream)
-    codec = _resolve_model(model)
-    serialize = codec.serialize
-    tag = tag_bytes(field_number, WireType.LEN) if field_number else b""
-    count = 0
-    for obj in iterable:
-        _write_all(stream, _frame(serialize(obj), style, tag))
-        count += 1
-    return count
 
 
 # --------------------------------------------------------------------------- #
@@ -549,84 +501,3 @@ class _ItemReader(Generic[T]):
             raise DecodeError(
                 f"{src.label(_strip_offset(exc))}, in {where}", body_at + (inner or 0)
             ) from exc
-
-
-def deserialize_with_length_prefix(
-    cls: type[T],
-    stream: _Readable,
-    style: PrefixStyle = PrefixStyle.BASE128,
-    field_number: int = 0,
-    *,
-    model: CodecModel | None = None,
-    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
-) -> T | None:
-    """Read one length-prefixed ``cls`` from ``stream``; ``None`` at a clean end of stream.
-
-    "Clean" means the stream ended exactly where a prefix (or, with a field
-    number, a tag) would start.  Anything else that is cut short, a prefix
-    larger than ``max_message_size`` or a body that fails to decode is a
-    :class:`DecodeError` carrying the stream offset.  On return the stream is
-    positioned right after the item: nothing beyond it has been read.
-
-    With ``BASE128`` and ``field_number > 0``, fields with a different number
-    (of any wire type, groups included) and entries of ``field_number`` that
-    are not length-delimited are skipped, as protobuf-net does, so items can
-    be read straight out of a serialized wrapper message that has other
-    fields too; skipped bytes are consumed in bounded chunks, never buffered.
-    ``FIXED32`` styles with ``field_number > 0`` raise :class:`ValueError`.
-    """
-    _check_framing(style, field_number)
-    _check_max_size(max_message_size)
-    _check_binary(stream)
-    codec = _resolve_model(model)
-    item = _ItemReader(cls, stream, style, field_number, codec, max_message_size).next()
-    return None if isinstance(item, _End) else item
-
-
-def deserialize_items(
-    cls: type[T],
-    stream: _Readable,
-    style: PrefixStyle = PrefixStyle.BASE128,
-    field_number: int = 0,
-    *,
-    model: CodecModel | None = None,
-    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
-) -> Iterator[T]:
-    """Lazily yield every length-prefixed ``cls`` in ``stream`` until it ends cleanly.
-
-    Each item is read only when the iterator is advanced and nothing is kept
-    once it is yielded, so memory stays at one item however long the stream
-    is, and the first item is available before the rest has arrived.  The
-    arguments are checked when this is called, before any iteration; stream
-    errors surface as :class:`DecodeError` from the ``next()`` that meets them,
-    after every earlier item has been yielded, and name the item's index and
-    stream offset.  Field-number handling is as in
-    :func:`deserialize_with_length_prefix`.
-    """
-    _check_framing(style, field_number)
-    _check_max_size(max_message_size)
-    _check_binary(stream)
-    codec = _resolve_model(model)
-    return _iter_items(cls, stream, style, field_number, codec, max_message_size)
-
-
-def _iter_items(
-    cls: type[T],
-    stream: _Readable,
-    style: PrefixStyle,
-    field_number: int,
-    codec: CodecModel,
-    max_message_size: int,
-) -> Iterator[T]:
-    # A separate generator so that deserialize_items validates eagerly; the
-    # start offset is taken at the first next(), when reading really starts.
-    reader = _ItemReader(cls, stream, style, field_number, codec, max_message_size)
-    src = reader.src
-    src.index = 0
-    read_next = reader.next
-    while True:
-        item = read_next()
-        if isinstance(item, _End):
-            return
-        yield item
-        src.index += 1

@@ -1,0 +1,211 @@
+"""Buf's protobuf-py (its Rust native extension, ``protobuf-py-ext``), classes from its plugin.
+
+The twin ``.proto`` files in ``benchmarks/schemas/`` are compiled with
+grpcio-tools' ``protoc`` running protobuf-py's plugin (``protoc-gen-py``) into a
+temporary directory at start-up (``benchmarks/_protoc.py``).
+
+Timed end to end, as a user of generated classes has to work: build the
+generated message from the dataclass's fields and ``to_binary()``; then
+``from_binary()`` and build the dataclass from the message (the same shape as
+``peers/google_upb.py``).  ``warm_up`` refuses to run on the pure-Python
+fallback, so the figures are always the native extension's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from benchmarks._protoc import load_protobuf_py
+from benchmarks.workloads import (
+    DNS_DEFAULT_TTL,
+    DNS_DEFAULT_TYPE,
+    AllBoilers,
+    Boiler,
+    Book,
+    DnsRecord,
+    DnsResponse,
+    Task,
+    TaskPriority,
+)
+
+NAME = "protobuf-py"
+
+book_pb, tasks_pb, boilers_pb, dns_pb = load_protobuf_py()
+
+
+def version() -> str:
+    from importlib.metadata import version as dist_version
+
+    return f"{dist_version('protobuf-py')} (protobuf-py-ext {dist_version('protobuf-py-ext')})"
+
+
+def warm_up() -> None:
+    import protobuf_ext  # noqa: F401  (ImportError: the pure-Python fallback would run)
+
+
+# --- book ---------------------------------------------------------------------
+
+_Book = book_pb.Book
+
+
+def book_to_msg(book: Book) -> Any:
+    return _Book(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
+
+
+def book_from_msg(m: Any) -> Book:
+    return Book(m.isbn, m.title, m.author, m.pagecount)
+
+
+def encode_book(book: Book) -> bytes:
+    return book_to_msg(book).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_book(data: bytes) -> Book:
+    return book_from_msg(_Book.from_binary(data))
+
+
+# --- tasks --------------------------------------------------------------------
+
+_Task = tasks_pb.Task
+_TaskList = tasks_pb.TaskList
+_Priority = tasks_pb.TaskPriority
+_UTC = timezone.utc
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _timestamp() -> Any:
+    from protobuf.wkt.google.protobuf.timestamp_pb import Timestamp
+
+    return Timestamp
+
+
+_Timestamp = _timestamp()
+
+
+def tasks_to_msg(tasks: list[Task]) -> Any:
+    out = []
+    for t in tasks:
+        d = t.created_at - _EPOCH  # exact integer seconds/nanos, as for upb
+        ts = _Timestamp(seconds=d.days * 86400 + d.seconds, nanos=d.microseconds * 1000)
+        out.append(
+            _Task(
+                id=t.id,
+                created_at=ts,
+                created_by=t.created_by,
+                priority=_Priority(t.priority),
+                content=t.content,
+            )
+        )
+    return _TaskList(tasks=out)
+
+
+def tasks_from_msg(msg: Any) -> list[Task]:
+    return [
+        Task(
+            m.id,
+            m.created_at.to_datetime().replace(tzinfo=_UTC),
+            m.created_by,
+            TaskPriority(int(m.priority)),
+            m.content,
+        )
+        for m in msg.tasks
+    ]
+
+
+def encode_tasks(tasks: list[Task]) -> bytes:
+    return tasks_to_msg(tasks).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_tasks(data: bytes) -> list[Task]:
+    return tasks_from_msg(_TaskList.from_binary(data))
+
+
+# --- boilers ------------------------------------------------------------------
+
+_AllBoilers = boilers_pb.AllBoilers
+_Boiler = boilers_pb.Boiler
+
+
+def boilers_to_msg(obj: AllBoilers) -> Any:
+    return _AllBoilers(
+        Boiler=[
+            _Boiler(
+                BoilerId=b.boiler_id,
+                TableNumber=b.table_number,
+                TableName=b.table_name,
+                BoilerData=b.boiler_data,
+                BrandName=b.brand_name,
+                Qualifier=b.qualifier,
+                ModelName=b.model_name,
+            )
+            for b in obj.boilers
+        ]
+    )
+
+
+def encode_boilers(obj: AllBoilers) -> bytes:
+    return boilers_to_msg(obj).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_boilers(data: bytes) -> AllBoilers:
+    return boilers_from_msg(_AllBoilers.from_binary(data))
+
+
+def boilers_from_msg(msg: Any) -> AllBoilers:
+    return AllBoilers(
+        boilers=[
+            Boiler(
+                m.BoilerId,
+                m.TableNumber,
+                m.TableName,
+                m.BoilerData,
+                m.BrandName,
+                m.Qualifier,
+                m.ModelName,
+            )
+            for m in msg.Boiler
+        ]
+    )
+
+
+# --- dns ----------------------------------------------------------------------
+
+_DnsResponse = dns_pb.DnsResponse
+_DnsRecord = dns_pb.DnsRecord
+
+
+def _record(r: DnsRecord) -> Any:
+    m = _DnsRecord(key=r.key, value=r.value, first=r.first, last=r.last)
+    # proto2 optional: only a value that differs from the default is set (and written).
+    if r.type != DNS_DEFAULT_TYPE:
+        m.type = r.type
+    if r.ttl != DNS_DEFAULT_TTL:
+        m.ttl = r.ttl
+    return m
+
+
+def dns_to_msg(obj: DnsResponse) -> Any:
+    return _DnsResponse(records=[_record(r) for r in obj.records])
+
+
+def dns_from_msg(msg: Any) -> DnsResponse:
+    return DnsResponse(
+        records=[DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl) for m in msg.records]
+    )
+
+
+def encode_dns(obj: DnsResponse) -> bytes:
+    return dns_to_msg(obj).to_binary()  # type: ignore[no-any-return]
+
+
+def decode_dns(data: bytes) -> DnsResponse:
+    return dns_from_msg(_DnsResponse.from_binary(data))
+
+
+CODECS: dict[str, Any] = {
+    "book": (encode_book, decode_book),
+    "tasks": (encode_tasks, decode_tasks),
+    "boilers": (encode_boilers, decode_boilers),
+    "dns": (encode_dns, decode_dns),
+}
