@@ -15,7 +15,6 @@ set in the same order as on a upb message serializes to the same bytes.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -236,8 +235,7 @@ def extension(
     message-typed extension a group.  ``extendee`` must declare the number in its
     ``@proto_contract(extensions=[...])`` ranges and keep unknown fields.
     """
-    caller = inspect.currentframe()
-    module = caller.f_back.f_globals.get("__name__", "") if caller and caller.f_back else ""
+    module = sys._getframe(1).f_globals.get("__name__", "")
     if is_contract(extendee) and not can_store_unknown(extendee):
         raise ContractError(
             f"{extendee.__qualname__}.[{name}]: {extendee.__qualname__} is slotted without "
