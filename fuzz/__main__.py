@@ -87,7 +87,17 @@ def _worker(name: str, seconds: float, seed: int, engine: str) -> int:
             "-rss_limit_mb=2048", "-max_len=4096", "-print_final_stats=1",
             f"-artifact_prefix={findings}/{name}-",
         ]  # fmt: skip
-        atheris.Setup(args, target.check)
+        mutate = target.mutate
+        if mutate is not None:  # the target's own (token-level) mutations
+            pool = [p.read_bytes() for p in sorted(seeds.glob("*"))] or [b""]
+
+            def custom(data: bytes, max_size: int, seed: int) -> bytes:
+                assert mutate is not None
+                return mutate(random.Random(seed), data, pool)[:max_size]
+
+            atheris.Setup(args, target.check, custom_mutator=custom)
+        else:
+            atheris.Setup(args, target.check)
         atheris.Fuzz()
         return 0
     from .targets import all_targets
@@ -155,8 +165,9 @@ def _random_engine(target: object, seconds: float, seed: int, seeds: Path, findi
     rng = random.Random(seed)
     runs = 0
     start = time.monotonic()
+    mutate = target.mutate or _mutate
     while time.monotonic() - start < seconds:
-        data = _mutate(rng, rng.choice(pool), pool)
+        data = mutate(rng, rng.choice(pool), pool)
         runs += 1
         try:
             target.check(data)

@@ -1,12 +1,13 @@
-"""How much memory a small hostile input can make ``deserialize`` build.
+"""How much memory and time a small hostile input can make ``deserialize`` cost.
 
-``python -m fuzz.amplification [KB]`` decodes, each in a fresh process, inputs
-made of the cheapest possible messages repeated (``82 03 02 12 00`` is
-TestAllTypesProto3's ``repeated_nested_message { corecursive {} }``: five bytes,
-two messages) and prints the memory per input byte: without a bound, the resident memory the
-decoded result holds; with one, the peak of Python allocations before the
-``DecodeError``, without a bound
-and with ``TypeModel(max_messages=10_000)``.  docs/errors.md quotes its output.
+``python -m fuzz.amplification [KB] [--shapes a,b] [--runners r,s]`` decodes, each in a
+fresh process, inputs made of the cheapest possible messages repeated (``82 03 02 12
+00`` is TestAllTypesProto3's ``repeated_nested_message { corecursive {} }``: five
+bytes, two messages), a field unknown to the contract repeated, and deep chains
+repeated (protobuf merges each copy into the last), and prints per input and runner
+the time and the peak resident memory the decode added.  The runners are protoattr's
+two backends without a bound and with ``TypeModel(max_messages=10_000)``, and upb
+(``google.protobuf``, from the same schema).  docs/errors.md quotes its output.
 """
 
 from __future__ import annotations
@@ -16,14 +17,19 @@ import resource
 import subprocess
 import sys
 import time
-import tracemalloc
+from typing import Any
 
 SHAPES = {
     "nested": "TestAllTypesProto3.repeated_nested_message { corecursive {} }, repeated",
     "map": "TestAllTypesProto3.map_string_nested_message, distinct keys, values { corecursive {} }",
     "tree": "Tree.children: empty children, repeated (2 bytes each)",
     "empty_fields": "TestAllTypesProto3.repeated_nested_message {}, repeated (3 bytes each)",
+    "unknown": "f2 01 00 (field 30, unknown to TestAllTypesProto3), repeated",
+    "recursive": "a 100-deep recursive_message chain, repeated (merged)",
+    "corecursive": "a 98-deep optional_nested_message/corecursive chain, repeated (merged)",
 }
+RUNNERS = ("native", "native+bound", "python", "python+bound", "upb")
+BOUND = 10_000
 
 
 def _len(tag: int, body: bytes) -> bytes:
@@ -32,14 +38,26 @@ def _len(tag: int, body: bytes) -> bytes:
     return encode_varint(tag << 3 | 2) + encode_varint(len(body)) + body
 
 
+def _chain(depth: int, tags: list[int]) -> bytes:
+    body = b""
+    for i in range(depth):
+        body = _len(tags[i % len(tags)], body)
+    return body
+
+
 def _input(shape: str, size: int) -> tuple[type, bytes]:
     from . import alltypes, families
 
-    if shape == "nested":
-        unit = bytes.fromhex("8203021200")
+    units = {
+        "nested": bytes.fromhex("8203021200"),
+        "empty_fields": b"\x82\x03\x00",
+        "unknown": bytes.fromhex("f20100"),
+        "recursive": _chain(100, [27]),
+        "corecursive": _chain(98, [2, 18]),
+    }
+    if shape in units:
+        unit = units[shape]
         return alltypes.TestAllTypesProto3, unit * (size // len(unit))
-    if shape == "empty_fields":
-        return alltypes.TestAllTypesProto3, b"\x82\x03\x00" * (size // 3)
     if shape == "map":
         parts, n = [], 0
         while sum(map(len, parts)) < size:
@@ -58,55 +76,83 @@ def _rss() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _measure(shape: str, size: int, max_messages: int | None) -> dict[str, object]:
-    """Unbounded: the resident memory the result holds.  Bounded: the decode fails, so
-    what counts is its peak of Python allocations (tracemalloc) before it does."""
-    import gc
+def _decoder(runner: str, cls: type) -> tuple[Any, type[BaseException]]:
+    """The decode function of ``runner`` and the error class it raises for bad input."""
+    if runner == "upb":
+        from google.protobuf.message import DecodeError as GoogleDecodeError
 
+        from .targets import _google
+
+        google = _google(3)
+        return google.FromString, (GoogleDecodeError, RecursionError)  # type: ignore[return-value]
     import protoattr as pa
 
-    cls, data = _input(shape, size)
-    model = pa.TypeModel(max_messages=max_messages)
+    backend, _, bound = runner.partition("+")
+    model = pa.TypeModel(backend=backend, max_messages=BOUND if bound else None)
     model.deserialize(cls, b"")  # compile first: only decoding is measured
+    assert model.backend == backend
+    return (lambda data: model.deserialize(cls, data)), pa.DecodeError
+
+
+def _measure(shape: str, size: int, runner: str) -> dict[str, object]:
+    """The time of one decode and how far it raised the process's peak resident memory
+    (from the larger of the resident memory and the peak just before)."""
+    import gc
+
+    cls, data = _input(shape, size)
+    if runner == "upb" and cls.__name__ != "TestAllTypesProto3":
+        return {"bytes": len(data), "memory": 0, "seconds": 0.0, "outcome": "n/a"}
+    decode, error = _decoder(runner, cls)
     gc.collect()
-    if max_messages is not None:
-        tracemalloc.start()
-    before = _rss()
+    before = max(_rss(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
     began = time.perf_counter()
     try:
-        kept = model.deserialize(cls, data)  # held while memory is measured
+        kept = decode(data)  # held while memory is measured
         outcome = "decoded"
-    except pa.DecodeError:
+    except error:
         kept = None
         outcome = "DecodeError"
     took = time.perf_counter() - began
-    if max_messages is None:
-        memory = max(_rss() - before, 0)
-    else:
-        memory = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     del kept
-    return {"bytes": len(data), "memory": memory, "seconds": took, "outcome": outcome}
+    return {
+        "bytes": len(data),
+        "memory": max(peak - before, 0),
+        "seconds": took,
+        "outcome": outcome,
+    }
 
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["_one"]:
-        shape, size, limit = argv[1], int(argv[2]), argv[3]
-        print(json.dumps(_measure(shape, size, None if limit == "-" else int(limit))))
+        print(json.dumps(_measure(argv[1], int(argv[2]), argv[3])))
         return
-    size = int(argv[0]) * 1000 if argv else 100_000
-    print(f"{'input':<14}{'bound':>20}{'input bytes':>13}{'memory':>10}{'ratio':>8}{'time':>8}")
-    for shape in SHAPES:
-        for limit in ("-", "10000"):
-            out = subprocess.run(
-                [sys.executable, "-m", "fuzz.amplification", "_one", shape, str(size), limit],
-                capture_output=True, text=True, check=True,
-            )  # fmt: skip
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m fuzz.amplification")
+    p.add_argument("kb", nargs="?", type=int, default=100)
+    p.add_argument("--shapes", default=",".join(SHAPES))
+    p.add_argument("--runners", default=",".join(RUNNERS))
+    p.add_argument("--timeout", type=float, default=120.0)
+    a = p.parse_args(argv)
+    size = a.kb * 1000
+    print(f"{'input':<13}{'runner':<14}{'bytes':>11}{'peak memory':>13}{'ratio':>8}{'time':>10}")
+    for shape in a.shapes.split(","):
+        for runner in a.runners.split(","):
+            try:
+                out = subprocess.run(
+                    [sys.executable, "-m", "fuzz.amplification", "_one", shape, str(size), runner],
+                    capture_output=True, text=True, check=True, timeout=a.timeout,
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                print(f"{shape:<13}{runner:<14}{'':>11}{'':>13}{'':>8}  >{a.timeout:.0f}s")
+                continue
             r = json.loads(out.stdout)
-            bound = "none" if limit == "-" else f"max_messages={limit}"
+            if r["outcome"] == "n/a":
+                continue
             print(
-                f"{shape:<14}{bound:>20}{r['bytes']:>13,}{r['memory'] / 1e6:>8.1f}MB"
-                f"{r['memory'] / r['bytes']:>7.0f}x{r['seconds']:>7.2f}s  {r['outcome']}"
+                f"{shape:<13}{runner:<14}{r['bytes']:>11,}{r['memory'] / 1e6:>11.1f}MB"
+                f"{r['memory'] / r['bytes']:>7.0f}x{r['seconds']:>9.4f}s  {r['outcome']}"
             )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -42,6 +43,8 @@ class Target:
     seeds: Callable[[], list[bytes]]
     about: str
     model: pa.TypeModel | None = None
+    #: ``(rng, input, pool) -> input``: the target's own mutations (the engines' otherwise)
+    mutate: Callable[[random.Random, bytes, list[bytes]], bytes] | None = None
 
 
 def make_model() -> pa.TypeModel:
@@ -221,6 +224,33 @@ def family_seeds(family: str) -> Callable[[], list[bytes]]:
     return seeds
 
 
+# -- JSON against json_format ---------------------------------------------------------
+
+
+def json_target() -> Target:
+    """JSON text (UTF-8) read by protoattr on both backends and by json_format:
+    :mod:`fuzz.json_diff` says what must agree."""
+    from . import json_diff
+
+    def check(data: bytes) -> None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return  # json_format reads str; protoattr's UTF-8 errors are tested elsewhere
+        json_diff.check(text)
+
+    def seeds() -> list[bytes]:
+        return json_diff.seeds()
+
+    def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+        texts = [p.decode("utf-8", "replace") for p in pool]
+        return json_diff.mutate(rng, data.decode("utf-8", "replace"), texts).encode("utf-8")
+
+    about = "TestAllTypesProto3/2 JSON: protoattr (both backends) and json_format agree"
+    model = json_diff.models()[0]
+    return Target("json", json_diff.ours()[3], check, seeds, about, model, mutate)
+
+
 def all_targets() -> dict[str, Callable[[], Target]]:
     """Name -> a function building the target (building compiles its codecs)."""
     out: dict[str, Callable[[], Target]] = {}
@@ -244,4 +274,5 @@ def all_targets() -> dict[str, Callable[[], Target]]:
             )
 
         out[family] = build_family
+    out["json"] = json_target
     return out

@@ -14,6 +14,7 @@ import typing as _typing
 from ._core.contract import closed_enum, proto_contract
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
 from ._core.fields import field, member
+from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
     fixed64,
@@ -167,5 +168,6 @@ __all__ = [
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 ]

@@ -39,9 +39,8 @@ class TypeModel(CodecModel):
     bcl.DateTime field write its kind, unless its contract says otherwise.
     ``backend`` is ``"native"`` (the C engine), ``"python"`` (the generated codecs) or
     ``None``: ``PROTOATTR_BACKEND``, else native when the extension is built.
-    A model with ``max_messages`` runs the generated Python codecs whatever the backend
-    asked for (they count the messages a decode builds; the C engine does not), so its
-    ``backend`` is ``"python"``.
+    Both backends count the messages a decode builds, at the same points, and stop
+    with the same ``DecodeError``: a bounded model keeps the C engine's speed.
     """
 
     def schema(self, cls: Any, *, syntax: str = "proto3", package: str | None = None) -> str:

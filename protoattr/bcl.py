@@ -17,13 +17,15 @@ that do not fit) are in ``docs/dotnet.md``.
 from __future__ import annotations
 
 import dataclasses
+import decimal
+import uuid
+from typing import Annotated
 
 from ._core.bcl import (
     DateTime,
     DateTimeTicks,
     DateTimeWithKind,
-    Decimal,
-    Guid,
+    Form,
     TimeSpan,
     TimeSpanTicks,
 )
@@ -41,6 +43,11 @@ __all__ = [
     "TimeSpan",
     "TimeSpanTicks",
 ]
+
+#: ``decimal.Decimal`` as protobuf-net's ``bcl.Decimal``.
+Decimal = Annotated[decimal.Decimal, Form.DECIMAL]
+#: ``uuid.UUID`` as protobuf-net's ``bcl.Guid``.
+Guid = Annotated[uuid.UUID, Form.GUID]
 
 
 @proto_contract(name="ScaledTicks", package="protoattr.bcl")

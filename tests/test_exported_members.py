@@ -65,6 +65,7 @@ EXPECTED = {
     "to_json",
     "uint32",
     "uint64",
+    "which_oneof",
     "wrappers",
 }
 

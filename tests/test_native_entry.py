@@ -50,8 +50,8 @@ def test_a_native_model_enters_in_c_and_a_python_one_does_not() -> None:
     assert all(_is_entry(getattr(nat, n)) for n in ("serialize", "deserialize", "measure"))
     py = pa.TypeModel(backend="python")
     assert not any(_is_entry(getattr(py, n)) for n in ("serialize", "deserialize", "measure"))
-    budget = pa.TypeModel(backend="native", max_messages=10)  # runs the Python codecs
-    assert not _is_entry(budget.deserialize)
+    budget = pa.TypeModel(backend="native", max_messages=10)  # the engine counts too
+    assert _is_entry(budget.deserialize)
     # help() and inspect see the Python method's documentation and signature
     assert nat.serialize.__doc__ == pa.TypeModel.serialize.__doc__
     assert inspect.signature(nat.serialize) == inspect.signature(py.serialize)

@@ -266,3 +266,12 @@ def test_any_bytes_read_chunked_are_read_as_the_exact_reader_reads_them(
             assert outcome(STREAMS[kind](data), Point, BASE128, field_number) == expected
     finally:
         chunks.READ_SIZE = saved
+
+
+def test_an_iterator_outliving_its_closed_file_is_collected_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "items.bin"
+    path.write_bytes(written(BOILERS))
+    with open(path, "rb") as f:
+        items = pa.deserialize_items(Boiler, f)
+        assert next(items) == BOILERS[0]
+    del items  # the file is closed: nothing to put back, and no "exception ignored"

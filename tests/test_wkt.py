@@ -260,11 +260,14 @@ def test_struct_holds_plain_python_values(pb: Any) -> None:
 
 
 def test_a_map_of_json_values(pb: Any) -> None:
-    obj = Everything(values={"a": None, "b": [1.0], "c": {"d": "e"}})
+    # a pa.JsonValue holding null holds NULL_VALUE (None is what it writes the same way)
+    obj = Everything(values={"a": pa.NullValue.NULL_VALUE, "b": [1.0], "c": {"d": "e"}})
     upb = pb.Everything()
     for k, v in obj.values.items():
-        upb.values[k].CopyFrom(upb_value(v))
+        upb.values[k].CopyFrom(upb_value(None if v is pa.NullValue.NULL_VALUE else v))
     same_both_ways(pb, obj, upb)
+    with_none = Everything(values={"a": None, "b": [1.0], "c": {"d": "e"}})
+    assert pa.serialize(with_none, deterministic=True) == pa.serialize(obj, deterministic=True)
 
 
 def test_values_that_are_not_json_name_the_field() -> None:

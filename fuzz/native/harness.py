@@ -51,8 +51,11 @@ from targets import TARGETS, seeds  # noqa: E402
 
 from protoattr import DecodeError  # noqa: E402
 
-NATIVE = pa.TypeModel(backend="native")
-PYTHON = pa.TypeModel(backend="python")
+#: PROTOATTR_FUZZ_MAX_MESSAGES=N: both models bounded (the engine's message count,
+#: its call-backs and its final error checked against the Python codecs')
+_BOUND = int(os.environ.get("PROTOATTR_FUZZ_MAX_MESSAGES", "0")) or None
+NATIVE = pa.TypeModel(backend="native", max_messages=_BOUND)
+PYTHON = pa.TypeModel(backend="python", max_messages=_BOUND)
 
 
 def _outcome(model: pa.TypeModel, cls: Any, data: bytes) -> tuple[str, Any]:

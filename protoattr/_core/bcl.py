@@ -38,22 +38,22 @@ Python's side of each rule:
 from __future__ import annotations
 
 import datetime
-import decimal
-import uuid
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from .convert import ConversionError
 from .errors import DecodeError
 from .wire import encode_varint, read_tag, read_varint
 
+if TYPE_CHECKING:  # imported where used: ``import protoattr`` needs neither module
+    import decimal
+    import uuid
+
 __all__ = [
     "DateTime",
     "DateTimeTicks",
     "DateTimeWithKind",
-    "Decimal",
     "Form",
-    "Guid",
     "TimeSpan",
     "TimeSpanTicks",
     "datetime_to_ticks",
@@ -97,10 +97,6 @@ DateTime = Annotated[datetime.datetime, Form.DATETIME]
 DateTimeWithKind = Annotated[datetime.datetime, Form.DATETIME_WITH_KIND]
 #: ``timedelta`` as protobuf-net's ``bcl.TimeSpan``.
 TimeSpan = Annotated[datetime.timedelta, Form.TIMESPAN]
-#: ``decimal.Decimal`` as protobuf-net's ``bcl.Decimal``.
-Decimal = Annotated[decimal.Decimal, Form.DECIMAL]
-#: ``uuid.UUID`` as protobuf-net's ``bcl.Guid``.
-Guid = Annotated[uuid.UUID, Form.GUID]
 #: ``datetime`` as protobuf-net's ``DataFormat.FixedSize`` DateTime: fixed64 ticks from 1970.
 DateTimeTicks = Annotated[datetime.datetime, Form.DATETIME_TICKS]
 #: ``timedelta`` as protobuf-net's ``DataFormat.FixedSize`` TimeSpan: fixed64 ticks.
@@ -393,6 +389,8 @@ MAX_SCALE = 28
 
 def decimal_parts(value: decimal.Decimal) -> tuple[int, int, bool]:
     """``(coefficient, scale, negative)`` of ``value`` as a .NET decimal, exactly."""
+    import decimal
+
     if not isinstance(value, decimal.Decimal):
         raise TypeError(f"expected Decimal, got {type(value).__name__}")
     if not value.is_finite():
@@ -419,6 +417,7 @@ def decimal_parts(value: decimal.Decimal) -> tuple[int, int, bool]:
 
 def encode_decimal(value: decimal.Decimal) -> bytes:
     """The body of a ``bcl.Decimal`` of ``value``."""
+
     coefficient, scale, negative = decimal_parts(value)
     lo, hi = coefficient & 0xFFFF_FFFF_FFFF_FFFF, coefficient >> 64
     sign_scale = scale << 1 | negative
@@ -441,6 +440,8 @@ def decode_decimal(
     where: str = "bcl.Decimal",
 ) -> decimal.Decimal:
     """A ``bcl.Decimal`` body as a ``Decimal`` (exact: no context rounding)."""
+    import decimal
+
     if depth > max_depth:
         raise DecodeError(f"{where}: nested deeper than {max_depth} messages", pos)
     start = pos
@@ -474,6 +475,8 @@ def decode_decimal(
 
 def encode_guid(value: uuid.UUID) -> bytes:
     """The body of a ``bcl.Guid`` of ``value`` (empty for the nil UUID, ``Guid.Empty``)."""
+    import uuid
+
     if not isinstance(value, uuid.UUID):
         raise TypeError(f"expected UUID, got {type(value).__name__}")
     if not value.int:
@@ -491,6 +494,8 @@ def decode_guid(
     where: str = "bcl.Guid",
 ) -> uuid.UUID:
     """A ``bcl.Guid`` body as a ``UUID``."""
+    import uuid
+
     if depth > max_depth:
         raise DecodeError(f"{where}: nested deeper than {max_depth} messages", pos)
     lo = hi = b"\x00" * 8

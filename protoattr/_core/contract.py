@@ -1088,9 +1088,9 @@ def zero_value(value: ValueType) -> Any:
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
     if kind is Kind.BCL_DECIMAL:
-        return _default_type(kind)(0)  # type: ignore[operator,misc]
+        return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
     if kind is Kind.BCL_GUID:
-        return _default_type(kind)(int=0)  # type: ignore[operator,misc]
+        return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
 

@@ -282,8 +282,14 @@ class ListValueMessage:
 
 
 def to_value(x: typing.Any) -> ValueMessage:
-    """A JSON value (``None``, bool, int, float, str, dict, list) as a ``Value`` message."""
-    if x is None:
+    """A JSON value (``None``, bool, int, float, str, dict, list) as a ``Value`` message.
+
+    ``NullValue.NULL_VALUE`` is JSON's ``null`` as well as ``None`` (it is what a
+    :data:`JsonValue` field holds for a ``null``, ``None`` being the absent field), and
+    a ``Value`` message itself (what decoding keeps for one with no kind set) is
+    written as it is.
+    """
+    if x is None or x is NullValue.NULL_VALUE:
         return ValueMessage(null_value=NullValue.NULL_VALUE)
     if x is True or x is False:
         return ValueMessage(bool_value=x)
@@ -295,11 +301,25 @@ def to_value(x: typing.Any) -> ValueMessage:
         return ValueMessage(struct_value=to_struct(x))
     if isinstance(x, (list, tuple)):
         return ValueMessage(list_value=to_list_value(x))
+    if isinstance(x, ValueMessage):
+        return x
     raise TypeError(f"{type(x).__name__} {x!r} is not a JSON value")
 
 
 def from_value(m: ValueMessage) -> typing.Any:
-    """The JSON value a ``Value`` message holds (numbers are floats; unset is ``None``)."""
+    """What a :data:`JsonValue` holds for a ``Value`` message: the JSON value, with
+    ``null`` as ``NullValue.NULL_VALUE`` (``None`` is the absent field)."""
+    if m.null_value is not None and int(m.null_value) == 0:
+        return NullValue.NULL_VALUE
+    return _json_of(m)
+
+
+def _json_of(m: ValueMessage) -> typing.Any:
+    """The JSON value inside a ``Struct`` or ``ListValue``, where ``null`` is ``None``.
+
+    Numbers are floats.  A ``Value`` with no kind set (or an unknown ``null_value``
+    number) is returned as the message itself, so that it re-encodes unchanged.
+    """
     if m.number_value is not None:
         return m.number_value
     if m.string_value is not None:
@@ -310,7 +330,9 @@ def from_value(m: ValueMessage) -> typing.Any:
         return from_struct(m.struct_value)
     if m.list_value is not None:
         return from_list_value(m.list_value)
-    return None
+    if m.null_value is not None and int(m.null_value) == 0:
+        return None
+    return m
 
 
 def to_struct(d: typing.Any) -> StructMessage:
@@ -325,7 +347,7 @@ def to_struct(d: typing.Any) -> StructMessage:
 
 
 def from_struct(m: StructMessage) -> dict[str, typing.Any]:
-    return {k: from_value(v) for k, v in m.fields.items()}
+    return {k: _json_of(v) for k, v in m.fields.items()}
 
 
 def to_list_value(items: typing.Any) -> ListValueMessage:
@@ -335,7 +357,7 @@ def to_list_value(items: typing.Any) -> ListValueMessage:
 
 
 def from_list_value(m: ListValueMessage) -> list[typing.Any]:
-    return [from_value(v) for v in m.values]
+    return [_json_of(v) for v in m.values]
 
 
 # -- wrappers ------------------------------------------------------------------------
@@ -493,7 +515,8 @@ WRAPPER_MARKERS = {name: _wrapper_marker(name) for name in WRAPPERS}
 
 #: ``google.protobuf.Struct``, held as a ``dict`` of JSON values
 Struct = Annotated[dict[str, typing.Any], STRUCT_MARKER]
-#: ``google.protobuf.Value``, held as any JSON value (``None``, bool, float, str, dict, list)
+#: ``google.protobuf.Value``, held as any JSON value (bool, float, str, dict, list, and
+#: ``NullValue.NULL_VALUE`` for ``null``; ``None`` inside dicts and lists); ``None`` is absent
 JsonValue = Annotated[typing.Any, VALUE_MARKER]
 #: ``google.protobuf.ListValue``, held as a ``list`` of JSON values
 ListValue = Annotated[list[typing.Any], LIST_MARKER]

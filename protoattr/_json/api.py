@@ -150,8 +150,11 @@ def _top_reader(plans: _Plans, cls: Any, ignore_unknown: bool) -> Callable[[Any]
     read: Callable[[Any], Any]
     if form is not None:
         from_form, ctx = form[1], _Context(plans, None, ignore_unknown)
+        nested = _jsonforms.nested_form_for(cls)
 
         def read(data: Any) -> Any:
+            if nested is not None:
+                return nested(_plain(data, name), name, ctx, 0)
             return from_form(_plain(data, name), name, ctx)
 
     elif not is_contract(cls) and (sur := surrogate_for(cls)) is not None:

@@ -16,7 +16,10 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-__all__ = ["FromJson", "JsonContext", "ToJson", "form_for", "register"]
+__all__ = [
+    "FromJson", "JsonContext", "NestedFromJson", "ToJson", "form_for", "nested_form_for",
+    "register",
+]  # fmt: skip
 
 
 class JsonContext(Protocol):
@@ -24,13 +27,17 @@ class JsonContext(Protocol):
 
     #: the TypeModel doing the conversion (for ``Any``'s full-name look-up)
     model: Any
+    #: whether the call reads with ``ignore_unknown_fields=True``
+    ignore_unknown: bool
 
     def message_to_json(self, obj: object) -> Any:
         """The JSON value of ``obj`` (a contract instance), with the call's options."""
         ...
 
-    def message_from_json(self, cls: type, value: Any, path: str) -> Any:
-        """An instance of contract ``cls`` read from the JSON ``value`` found at ``path``."""
+    def message_from_json(self, cls: type, value: Any, path: str, depth: int = 0) -> Any:
+        """An instance of contract ``cls`` read from the JSON ``value`` found at ``path``,
+        as a message nested ``depth`` levels deep (which counts towards the model's
+        ``max_depth``)."""
         ...
 
 
@@ -38,15 +45,29 @@ class JsonContext(Protocol):
 ToJson = Callable[[Any, JsonContext], Any]
 #: ``(JSON value, path, ctx) -> value``; raises ``DecodeError`` whose message starts with path
 FromJson = Callable[[Any, str, JsonContext], Any]
+#: ``(JSON value, path, ctx, depth) -> value``: a form holding messages of its own
+#: (``Value``, ``Struct``, ``ListValue``, ``Any``), read as a message ``depth`` levels deep
+NestedFromJson = Callable[[Any, str, JsonContext, int], Any]
 
 _FORMS: dict[type, tuple[ToJson, FromJson]] = {}
+_NESTED: dict[type, NestedFromJson] = {}
 _LOCK = threading.Lock()
 
 
-def register(cls: type, to_json: ToJson, from_json: FromJson) -> None:
-    """Give values of ``cls`` a special JSON form (the last registration wins)."""
+def register(
+    cls: type, to_json: ToJson, from_json: FromJson, *, nested: NestedFromJson | None = None
+) -> None:
+    """Give values of ``cls`` a special JSON form (the last registration wins).
+
+    ``nested`` is how the codec reads a form that holds messages, so that their
+    nesting counts towards ``max_depth`` as the binary codec counts it.
+    """
     with _LOCK:
         _FORMS[cls] = (to_json, from_json)
+        if nested is None:
+            _NESTED.pop(cls, None)
+        else:
+            _NESTED[cls] = nested
 
 
 def form_for(cls: type | None) -> tuple[ToJson, FromJson] | None:
@@ -54,3 +75,10 @@ def form_for(cls: type | None) -> tuple[ToJson, FromJson] | None:
     if cls is None:
         return None
     return _FORMS.get(cls)
+
+
+def nested_form_for(cls: type | None) -> NestedFromJson | None:
+    """The depth-counting reader registered for ``cls``, or ``None``."""
+    if cls is None:
+        return None
+    return _NESTED.get(cls)

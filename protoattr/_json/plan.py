@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ValueType
 from .._core.types import Kind
+from .._core.wkt import NullValue, ValueMessage
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -214,10 +215,10 @@ class _Context:
         opts = self.opts or self.plans.opts(False, False, False)
         return _writer(self.plans, opts, obj.__class__)(obj)
 
-    def message_from_json(self, cls: type, value: Any, path: str) -> Any:
+    def message_from_json(self, cls: type, value: Any, path: str, depth: int = 0) -> Any:
         from .read import _reader
 
-        return _reader(self.plans, cls, self.ignore_unknown).read(value, path, 0)
+        return _reader(self.plans, cls, self.ignore_unknown).read(value, path, depth)
 
 
 def _form_key(vt: ValueType) -> type | None:
@@ -226,6 +227,16 @@ def _form_key(vt: ValueType) -> type | None:
     if vt.py_type is not None:
         return vt.py_type
     return _KIND_TYPES.get(vt.kind)
+
+
+def _null_is_a_value(vt: ValueType) -> bool:
+    """Whether JSON ``null`` is a value of ``vt`` rather than its absence.
+
+    It is for ``google.protobuf.Value`` (its ``null_value``) and for the enum
+    ``google.protobuf.NullValue`` (its one value), as in ``json_format``: a field of
+    either type that reads ``null`` is set, an item of a list or map is kept.
+    """
+    return vt.py_type is ValueMessage or vt.py_type is NullValue
 
 
 def _wire_zero(kind: Kind) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, resolve, zero_value
 from .._core.errors import ContractError, DecodeError
 from .._core.types import BCL_KINDS, INT_RANGES, Kind
+from .._core.wkt import NullValue
 from . import extensions as _jsonext
 from . import forms as _jsonforms
 from .bcl import bcl_reader
@@ -33,6 +34,7 @@ from .plan import (
     _EnumNames,
     _form_key,
     _key_path,
+    _null_is_a_value,
     _Plans,
     _show,
     _wire_type,
@@ -130,11 +132,13 @@ class _Level:
         self.reader = reader
         self.info = model.info(cls)
         chain = model._chain(cls)
-        #: key (JSON name or proto name) -> (attribute, reader, oneof, proto name)
-        self.fields: dict[str, tuple[str, Callable[..., Any], str | None, str]] = {}
+        #: key (JSON name or proto name) -> (attribute, reader, oneof, proto name, whether
+        #: ``null`` is a value rather than the default)
+        self.fields: dict[str, tuple[str, Callable[..., Any], str | None, str, bool]] = {}
         for f in model._own_fields(cls):
             read = _field_reader(plans, f, reader.ignore_unknown)
-            entry = (f.name, read, f.oneof, f.proto_name)
+            null_value = f.label is not Label.REPEATED and f.label is not Label.MAP
+            entry = (f.name, read, f.oneof, f.proto_name, null_value and _null_is_a_value(f.value))
             self.fields[json_name(f.proto_name)] = entry
             self.fields.setdefault(f.proto_name, entry)
         self.subtypes: dict[str, type] = {}
@@ -182,13 +186,13 @@ class _Level:
             if entry is None:
                 final = self._other_key(key, v, path, depth, values, final)
                 continue
-            attr, read, oneof, name = entry
+            attr, read, oneof, name, null_is_a_value = entry
             if attr in values:
                 raise DecodeError(
                     f"{_p((path, key))}: the field {name!r} is given twice "
                     "(as its proto name and its JSON name)"
                 )
-            if v is None:
+            if v is None and not null_is_a_value:
                 if oneof is not None:
                     values[attr] = None
                 continue  # null: the field's default
@@ -214,6 +218,7 @@ class _Level:
             return final
         if sub is None:
             if self.reader.ignore_unknown:
+                _plain(v, _p((path, key)))  # skipped, but a key given twice is malformed
                 return final
             raise DecodeError(f"{_p((path, key))}: {self.info.name} has no field {key!r}")
         if final is not self.cls:
@@ -318,7 +323,9 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
     """``(json value, path, depth) -> value`` for one field (lists and maps whole)."""
     vt = f.value
     read_value = _value_reader(plans, vt, ignore_unknown)
-    takes_null = _jsonforms.form_for(_form_key(vt)) is not None
+    # a null item is a Value's null, NullValue's value, or whatever a special form makes
+    # of it (the well-known forms refuse it)
+    takes_null = _null_is_a_value(vt) or _jsonforms.form_for(_form_key(vt)) is not None
     if f.label is Label.REPEATED:
 
         def read_list(v: Any, path: Any, depth: int) -> list[Any]:
@@ -350,7 +357,8 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
                 item_path = (path, k, None)
                 if x is None and not takes_null:
                     raise DecodeError(f"{_p(item_path)}: a map value cannot be null")
-                got = read_value(x, item_path, depth)
+                # the entry is a message of its own on the wire, so a level of nesting
+                got = read_value(x, item_path, depth + 1)
                 if got is not _SKIP:
                     out[read_key(k, item_path)] = got
             return out
@@ -374,7 +382,13 @@ def _key_reader(vt: ValueType) -> Callable[[str, Any], Any]:
         return read_domain
     kind = vt.kind
     if kind is Kind.STRING:
-        return lambda k, path: k
+
+        def read_string_key(k: str, path: Any) -> str:
+            if not k.isascii() and _LONE_SURROGATE.search(k):
+                raise DecodeError(f"{_p(path)}: the key has an unpaired surrogate")
+            return k
+
+        return read_string_key
     if kind is Kind.BOOL:
 
         def read_bool(k: str, path: Any) -> bool:
@@ -388,9 +402,12 @@ def _key_reader(vt: ValueType) -> Callable[[str, Any], Any]:
     lo, hi = INT_RANGES[kind]
 
     def read_int(k: str, path: Any) -> int:
-        if not _INT_TEXT.fullmatch(k):
+        if _INT_TEXT.fullmatch(k):
+            n = int(k)
+        elif _NUMBER_TEXT.fullmatch(k) and float(k).is_integer():
+            n = int(float(k))  # "1e3", "2147483647e0": integers as values read them
+        else:
             raise DecodeError(f"{_p(path)}: the map key {k!r} is not an integer")
-        n = int(k)
         if not lo <= n <= hi:
             raise DecodeError(f"{_p(path)}: the map key {k} is out of range for {kind.value}")
         return n
@@ -403,10 +420,21 @@ def _value_reader(plans: _Plans, vt: ValueType, ignore_unknown: bool) -> Callabl
     form = _jsonforms.form_for(_form_key(vt))
     if form is not None:
         from_form = form[1]
+        nested = _jsonforms.nested_form_for(_form_key(vt))
         ctx = _Context(plans, None, ignore_unknown)
+        if nested is not None:
+
+            def read_nested(v: Any, path: Any, depth: int) -> Any:
+                where = _p(path)
+                return nested(_plain(v, where), where, ctx, depth + 1)
+
+            return read_nested
+        max_depth = plans.model.max_depth
 
         def read_form(v: Any, path: Any, depth: int) -> Any:
             where = _p(path)
+            if depth + 1 >= max_depth:  # a Timestamp, a wrapper... is a message too
+                raise DecodeError(f"{where}: nesting deeper than {max_depth} levels")
             return from_form(_plain(v, where), where, ctx)
 
         return read_form
@@ -605,14 +633,22 @@ def _enum_reader(names: _EnumNames, vt: ValueType, ignore_unknown: bool) -> Call
     enum_name = names.cls.__qualname__
     make = vt.decode_with
 
+    null = NullValue.NULL_VALUE if names.cls is NullValue else _SKIP
+
     def read(v: Any, path: Any, depth: int) -> Any:
+        if v is None and null is not _SKIP:
+            return null  # NullValue's one value
         if v.__class__ is str:
             member = by_name.get(v)
             if member is not None:
                 return member
             if not _INT_TEXT.fullmatch(v):
+                if not v.isidentifier():  # " 1", "1_0": json_format's int() reads them
+                    raise DecodeError(
+                        f"{_p(path)}: {_show(v)} is neither a name nor a number of {enum_name}"
+                    )
                 if ignore_unknown:
-                    return _SKIP
+                    return _SKIP  # a name this enum does not know (yet)
                 raise DecodeError(f"{_p(path)}: {v!r} is not a value of {enum_name}")
             v = int(v)
         elif v.__class__ is not int:

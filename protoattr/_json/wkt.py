@@ -30,7 +30,7 @@ from .._core.wkt import duration_text, timestamp_text
 from . import forms as _jsonforms
 from . import times as _times
 from .forms import JsonContext
-from .plan import shortest_float32
+from .plan import _LONE_SURROGATE, shortest_float32
 from .read import _float_reader, _int_reader, _read_bytes
 
 __all__ = ["duration_text", "register_all", "timestamp_text"]
@@ -106,6 +106,7 @@ def field_mask_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt
         raise DecodeError(f"{path}: a FieldMask is a string like 'a.b,cD', not {_kind(value)}")
     if not value:
         return _wkt.FieldMask()
+    _no_lone_surrogate(value, path)
     return _wkt.FieldMask(tuple(_snake(p, path) for p in value.split(",")))
 
 
@@ -113,9 +114,15 @@ def field_mask_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt
 
 
 def value_to_json(x: typing.Any, ctx: JsonContext | None = None) -> typing.Any:
-    """A JSON value as it prints: numbers are doubles, dicts and lists are walked."""
+    """A JSON value as it prints: numbers are doubles, dicts and lists are walked.
+
+    ``null`` is ``None`` or ``NullValue.NULL_VALUE``; a ``Value`` message with no kind
+    set prints as ``null`` too, as ``json_format`` prints it.
+    """
     if x is None or x is True or x is False or isinstance(x, str):
         return x
+    if x is _wkt.NullValue.NULL_VALUE or isinstance(x, _wkt.ValueMessage):
+        return None
     if isinstance(x, (int, float)):
         f = float(x)
         if not math.isfinite(f):
@@ -148,48 +155,81 @@ def list_to_json(items: typing.Any, ctx: JsonContext | None = None) -> list[typi
     return [value_to_json(v) for v in items]
 
 
-def value_from_json(value: typing.Any, path: str, ctx: JsonContext | None = None) -> typing.Any:
-    """The Python value a ``Value`` holds after reading ``value`` (numbers become floats)."""
-    if value is None or value is True or value is False or isinstance(value, str):
+def _too_deep(path: str, depth: int, ctx: JsonContext | None) -> None:
+    """Refuse a message nested ``depth`` levels deep past the model's ``max_depth``
+    (``Value``, ``Struct`` and ``ListValue`` are messages, each a level, as on the wire)."""
+    limit = _max_depth(ctx)
+    if depth >= limit:
+        raise DecodeError(f"{path}: nesting deeper than {limit} levels")
+
+
+def _max_depth(ctx: JsonContext | None) -> int:
+    if ctx is None:
+        return _DEFAULT_MAX_DEPTH
+    return int(getattr(ctx.model, "max_depth", _DEFAULT_MAX_DEPTH))
+
+
+_DEFAULT_MAX_DEPTH = 100
+
+
+def value_from_json(
+    value: typing.Any, path: str, ctx: JsonContext | None = None, depth: int = 0
+) -> typing.Any:
+    """What a ``pa.JsonValue`` holds after reading ``value``: ``null`` is
+    ``NullValue.NULL_VALUE`` (``None`` would be the absent field), numbers are floats.
+    ``depth`` is the ``Value`` message's own nesting level."""
+    _too_deep(path, depth, ctx)
+    if value is None:
+        return _wkt.NullValue.NULL_VALUE
+    return _json_value(value, path, ctx, depth)
+
+
+def _json_value(value: typing.Any, path: str, ctx: JsonContext | None, depth: int) -> typing.Any:
+    """A JSON value in a ``Value`` message at level ``depth`` (``null`` is ``None``)."""
+    if value is None or value is True or value is False:
         return value
+    if isinstance(value, str):
+        return _no_lone_surrogate(value, path)
     if isinstance(value, (int, float)):
         f = float(value)
         if not math.isfinite(f):
             raise DecodeError(f"{path}: {value!r} is not a finite number")
         return f
     if isinstance(value, dict):
-        return struct_from_json(value, path)
+        return struct_from_json(value, path, ctx, depth + 1)
     if isinstance(value, list):
-        return list_from_json(value, path)
+        return list_from_json(value, path, ctx, depth + 1)
     raise DecodeError(f"{path}: {_kind(value)} is not a JSON value")
 
 
+def _item(value: typing.Any, path: str, ctx: JsonContext | None, depth: int) -> typing.Any:
+    """One value of a ``Struct`` or ``ListValue``: a ``Value`` message at ``depth``."""
+    _too_deep(path, depth, ctx)
+    return _json_value(value, path, ctx, depth)
+
+
 def struct_from_json(
-    value: typing.Any, path: str, ctx: JsonContext | None = None
+    value: typing.Any, path: str, ctx: JsonContext | None = None, depth: int = 0
 ) -> dict[str, typing.Any]:
     if not isinstance(value, dict):
         raise DecodeError(f"{path}: a google.protobuf.Struct is a JSON object, not {_kind(value)}")
-    return {k: value_from_json(v, f"{path}.{k}") for k, v in value.items()}
+    _too_deep(path, depth, ctx)
+    # each value sits in a map entry, a level of its own on the wire
+    return {
+        _no_lone_surrogate(k, f"{path}.{k}"): _item(v, f"{path}.{k}", ctx, depth + 2)
+        for k, v in value.items()
+    }
 
 
 def list_from_json(
-    value: typing.Any, path: str, ctx: JsonContext | None = None
+    value: typing.Any, path: str, ctx: JsonContext | None = None, depth: int = 0
 ) -> list[typing.Any]:
     if not isinstance(value, list):
         raise DecodeError(
             f"{path}: a google.protobuf.ListValue is a JSON array, not {_kind(value)}"
         )
-    return [value_from_json(v, f"{path}[{i}]") for i, v in enumerate(value)]
-
-
-def null_to_json(value: typing.Any, ctx: JsonContext) -> None:
-    return None
-
-
-def null_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.NullValue:
-    if value is None or value == "NULL_VALUE" or (type(value) is int and value == 0):
-        return _wkt.NullValue.NULL_VALUE
-    raise DecodeError(f"{path}: google.protobuf.NullValue is null, not {_kind(value)}")
+    _too_deep(path, depth, ctx)
+    return [_item(v, f"{path}[{i}]", ctx, depth + 1) for i, v in enumerate(value)]
 
 
 # -- wrappers ------------------------------------------------------------------------
@@ -225,6 +265,13 @@ _WRAPPER_KINDS = {
 }
 
 
+def _no_lone_surrogate(text: str, path: str) -> str:
+    """``text``, unless it holds an unpaired surrogate, which no encoder can write."""
+    if not text.isascii() and _LONE_SURROGATE.search(text):
+        raise DecodeError(f"{path}: the string has an unpaired surrogate")
+    return text
+
+
 def _unwrap(value: typing.Any) -> typing.Any:
     """A wrapper's bare value (an Any payload arrives as the wrapper message)."""
     return value.value if type(value) in _wkt.WRAPPER_CLASSES else value
@@ -258,8 +305,10 @@ def wrapper_form(name: str) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
         read_scalar = None
 
     def from_json(value: typing.Any, path: str, ctx: JsonContext) -> typing.Any:
+        # a null field is absent before it gets here: a null here is a list's or a
+        # map's item, which json_format refuses (it would hold nothing to write)
         if value is None:
-            return None
+            raise DecodeError(f"{path}: a google.protobuf.{name} is not null here")
         if read_scalar is not None:
             return read_scalar(value, path, 0)
         if kind is Kind.BOOL:
@@ -267,7 +316,7 @@ def wrapper_form(name: str) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
                 return value
             raise DecodeError(f"{path}: expected true or false, got {_kind(value)}")
         if isinstance(value, str):  # STRING, the one kind left
-            return value
+            return _no_lone_surrogate(value, path)
         raise DecodeError(f"{path}: expected a string, got {_kind(value)}")
 
     return to_json, from_json
@@ -278,6 +327,8 @@ def wrapper_form(name: str) -> tuple[_jsonforms.ToJson, _jsonforms.FromJson]:
 #: payload contract -> (message -> JSON, (JSON, path, ctx) -> message): the types whose
 #: JSON inside an Any is ``{"@type": ..., "value": <their special form>}``
 _PAYLOADS: dict[type, tuple[Callable[..., typing.Any], Callable[..., typing.Any]]] = {}
+#: the well-known payloads that hold messages of their own, read with their nesting level
+_NESTED_PAYLOADS: dict[type, _jsonforms.NestedFromJson] = {}
 
 
 def any_to_json(value: typing.Any, ctx: JsonContext) -> typing.Any:
@@ -298,9 +349,13 @@ def any_to_json(value: typing.Any, ctx: JsonContext) -> typing.Any:
     return {"@type": value.type_url, **body}
 
 
-def any_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.Any:
+def any_from_json(value: typing.Any, path: str, ctx: JsonContext, depth: int = 0) -> _wkt.Any:
+    """An ``Any`` at nesting level ``depth``: the message it holds is read at the same
+    level (its fields are the Any's), a well-known payload one level deeper, as
+    ``json_format`` counts them."""
     if not isinstance(value, dict):
         raise DecodeError(f"{path}: a google.protobuf.Any is a JSON object, not {_kind(value)}")
+    _too_deep(path, depth, ctx)
     if not value:
         return _wkt.Any()
     url = value.get("@type")
@@ -315,14 +370,18 @@ def any_from_json(value: typing.Any, path: str, ctx: JsonContext) -> _wkt.Any:
     payload = _PAYLOADS.get(cls)
     if payload is not None:
         extra = sorted(set(value) - {"@type", "value"})
-        if extra:
+        if extra and not ctx.ignore_unknown:  # json_format ignores them: docs/json.md
             raise DecodeError(f"{path}: unexpected {extra[0]!r} beside @type and value")
         if "value" not in value:
             raise DecodeError(f"{path}: a {name} inside an Any needs its 'value'")
-        message = payload[1](value["value"], f"{path}.value", ctx)
+        nested = _NESTED_PAYLOADS.get(cls)
+        if nested is not None:
+            message = nested(value["value"], f"{path}.value", ctx, depth + 1)
+        else:
+            message = payload[1](value["value"], f"{path}.value", ctx)
     else:
         body = {k: v for k, v in value.items() if k != "@type"}
-        message = ctx.message_from_json(cls, body, path)
+        message = ctx.message_from_json(cls, body, path, depth)
     return _wkt.Any(url, ctx.model.serialize(message))
 
 
@@ -369,14 +428,19 @@ def register_all() -> None:
         dict: (struct_to_json, struct_from_json),
         object: (value_to_json, value_from_json),
         list: (list_to_json, list_from_json),
-        _wkt.NullValue: (null_to_json, null_from_json),
     }
     for name, (contract, _) in _wkt.WRAPPERS.items():
         forms[contract] = wrapper_form(name)
         to_json, from_json = forms[contract]
         _PAYLOADS[contract] = (to_json, _rewrap(contract, from_json))
+    nested: dict[type, _jsonforms.NestedFromJson] = {
+        _wkt.Any: any_from_json,
+        dict: struct_from_json,
+        object: value_from_json,
+        list: list_from_json,
+    }
     for cls, (to_json, from_json) in forms.items():
-        _jsonforms.register(cls, to_json, from_json)
+        _jsonforms.register(cls, to_json, from_json, nested=nested.get(cls))
     _PAYLOADS.update(
         {
             _wkt.Timestamp: ts,
@@ -394,6 +458,16 @@ def register_all() -> None:
             _wkt.ListValueMessage: (
                 lambda m, ctx: list_to_json(_wkt.from_list_value(m)),
                 lambda v, p, ctx: _wkt.to_list_value(list_from_json(v, p)),
+            ),
+        }
+    )
+    _NESTED_PAYLOADS.update(
+        {
+            _wkt.Any: any_from_json,
+            _wkt.StructMessage: lambda v, p, ctx, d: _wkt.to_struct(struct_from_json(v, p, ctx, d)),
+            _wkt.ValueMessage: lambda v, p, ctx, d: _wkt.to_value(value_from_json(v, p, ctx, d)),
+            _wkt.ListValueMessage: (
+                lambda v, p, ctx, d: _wkt.to_list_value(list_from_json(v, p, ctx, d))
             ),
         }
     )

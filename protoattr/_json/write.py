@@ -15,6 +15,7 @@ from typing import Any
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, declared_options, zero_value
 from .._core.errors import ContractError, EncodeError
 from .._core.types import BCL_KINDS, INT_RANGES, Kind
+from .._core.wkt import NullValue
 from . import extensions as _jsonext
 from . import forms as _jsonforms
 from .bcl import bcl_writer
@@ -488,6 +489,13 @@ def _enum_writer(
 
     if as_int:
         return number
+    if enum_cls is NullValue:
+
+        def write_null(v: Any) -> None:
+            number(v)
+            return None  # every NullValue prints as null, as json_format prints it
+
+        return write_null
 
     def write(v: Any) -> Any:
         n = number(v)

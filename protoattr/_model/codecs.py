@@ -193,8 +193,7 @@ class CodecModel:
         self.max_depth = max_depth
         self.max_messages = max_messages
         self._native: NativeBackend | None = None
-        # max_messages is counted by the Python codecs only: such a model runs no plans
-        if _choose_backend(backend) == "native" and max_messages is None:
+        if _choose_backend(backend) == "native":  # the engine counts max_messages too
             self._native = NativeBackend(self)
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)

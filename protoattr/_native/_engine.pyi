@@ -3,6 +3,9 @@ from typing import Any
 
 NATIVE_MAX_DEPTH: int
 
+class NestedTooDeeply(RecursionError):
+    _protoattr_final: bool
+
 class Plan:
     fallbacks: int
     @property
@@ -20,6 +23,7 @@ class Plan:
         py_encode: Callable[[Any], bytes],
         py_decode: Callable[..., Any],
         hier_spec: tuple[Any, ...] | None = None,
+        budget_spec: tuple[int, Any, Callable[[str, int, int], BaseException]] | None = None,
         /,
     ) -> None: ...
     def encode(self, obj: Any, /) -> bytes: ...

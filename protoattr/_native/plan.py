@@ -18,9 +18,7 @@ backend's own.
 from __future__ import annotations
 
 import dataclasses
-import decimal
 import struct
-import uuid
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -31,6 +29,7 @@ from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType,
 from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
 from .._python.runtime import (
+    BUDGET,
     UNKNOWN_KEY,
     can_store_unknown,
     decode_duration,
@@ -39,6 +38,7 @@ from .._python.runtime import (
     encode_timestamp,
     get_unknown,
     set_unknown,
+    too_many_messages,
     unknown_key,
 )
 from . import engine
@@ -96,14 +96,23 @@ _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
     Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
     Kind.DURATION: (encode_duration, decode_duration),
 }
-#: the bcl.proto kinds (bcl.c): the Python helpers the engine hands anything unusual to,
-#: and the class it builds (Decimal, UUID; given as the domain, with no conversion)
-_BCL_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any], type | None]] = {
-    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime, None),
-    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan, None),
-    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal),
-    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid, uuid.UUID),
-}
+
+
+def _bcl_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any], type | None]:
+    """A bcl.proto kind's (bcl.c) Python helpers, which the engine hands anything unusual
+    to, and the class it builds (Decimal, UUID; given as the domain, with no conversion).
+    ``decimal`` and ``uuid`` are imported here, by a plan that has such a field."""
+    if kind is Kind.BCL_DATETIME:
+        return _bcl.encode_datetime, _bcl.decode_datetime, None
+    if kind is Kind.BCL_TIMESPAN:
+        return _bcl.encode_timespan, _bcl.decode_timespan, None
+    if kind is Kind.BCL_DECIMAL:
+        import decimal
+
+        return _bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal
+    import uuid
+
+    return _bcl.encode_guid, _bcl.decode_guid, uuid.UUID
 
 
 def _wire_type(kind: Kind) -> int:
@@ -249,6 +258,11 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
+        #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
+        #: BUDGET the generated decoders count in too (None: no bound)
+        self.budget = (
+            None if model.max_messages is None else (model.max_messages, BUDGET, too_many_messages)
+        )
 
     def install_entry_points(self, base: type) -> None:
         """Shadow the model's ``serialize``/``deserialize``/``measure`` with the engine's
@@ -338,7 +352,7 @@ class NativeBackend:
         spec, max_depth = written
         if spec[0] is not cls:
             raise ValueError(f"the plan of {spec[0]!r} given for {cls!r}")
-        self.plan_for(cls).setup(*spec[:5], max_depth, encode, decode, spec[5])
+        self.plan_for(cls).setup(*spec[:5], max_depth, encode, decode, spec[5], self.budget)
         self.specs[cls] = spec
         self.reasons.pop(cls, None)
         codec.encode = self.plans[cls].encode
@@ -407,7 +421,7 @@ class NativeBackend:
             hier,
         )
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
-        plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5])
+        plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5], self.budget)
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan
@@ -499,8 +513,8 @@ class NativeBackend:
             plain = not issubclass(enum_cls, int)
         elif vt.kind in _TIME_HELPERS:
             helpers = _TIME_HELPERS[vt.kind]
-        elif vt.kind in _BCL_HELPERS:
-            encode, decode, domain = _BCL_HELPERS[vt.kind]
+        elif vt.kind in BCL_KINDS:
+            encode, decode, domain = _bcl_helpers(vt.kind)
             if vt.with_kind:
                 encode = _bcl.encode_datetime_kind
             zero = zero_value(vt)

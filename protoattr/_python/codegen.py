@@ -722,6 +722,17 @@ class _Generator:
             src("if tag >= 128:")
             src.indent()("tag, pos = _rtag(buf, pos - 1)")
             src.dedent()
+            known = [t for f in fields for t, _ in self._field_decoders(f, end, unknown, 0)]
+            known += [_wire.make_tag(t, 2) for t, _ in self.ctx.children_of(level)]
+            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
+            if len(known) > 8:  # an unknown field skips the chain of tests below at once
+                src(f"if tag not in {self.const(frozenset(known), 'known')}:")
+                with src.indent():
+                    src(skip)
+                    if unknown is not None:
+                        self.ns["_ucat"] = _runtime.unknown_append
+                        src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+                    src("continue")
             keyword = "if"
             for f in fields:
                 for tag, lines in self._field_decoders(f, end, unknown, 0):
@@ -750,7 +761,6 @@ class _Generator:
                     src(f"if pos != {sub_end}:")
                     src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
                     src.dedent()
-            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             if keyword == "if":
                 src(skip)
             else:
@@ -760,7 +770,8 @@ class _Generator:
             if unknown is not None:
                 if keyword != "if":
                     src.indent()
-                src(f"{unknown} += buf[t0:pos]")
+                self.ns["_ucat"] = _runtime.unknown_append
+                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
                 if keyword != "if":
                     src.dedent()
 
@@ -837,7 +848,7 @@ class _Generator:
                 var = self.unknown_var(level)
                 self.ns["_set_unknown"] = _runtime.set_unknown
                 src(f"if {var}:")
-                src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, {var})")
+                src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, bytes({var}))")
                 src.dedent()
         src("return obj")
 
@@ -931,12 +942,15 @@ class _Generator:
                     lines += [f"if x in {members}:", "    " + store.format(f"{members}[x]")]
                     if unknown is not None and end == "pe":  # packed: re-encode singly
                         self.ns["_closed_unknown"] = _runtime.closed_enum_unknown
+                        self.ns["_ucat"] = _runtime.unknown_append
                         lines += [
                             "else:",
-                            f"    {unknown} += _closed_unknown({tag}, _rv(buf, p0)[0])",
+                            f"    {unknown} = _ucat({unknown}, _closed_unknown({tag}, "
+                            "_rv(buf, p0)[0]), 0, None)",
                         ]
                     elif unknown is not None:
-                        lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+                        self.ns["_ucat"] = _runtime.unknown_append
+                        lines += ["else:", f"    {unknown} = _ucat({unknown}, buf, t0, pos)"]
                     return lines
                 if vt.decode_with is not None:  # IntFlag: any combination is a value
                     members = self.const(vt.decode_with, "flag")
@@ -1096,7 +1110,8 @@ class _Generator:
             lines.append("if not odd:")
         lines.append(f"    f_{f.name}[k] = y")
         if unknown is not None:
-            lines += ["else:", f"    {unknown} += buf[t0:pos]"]
+            self.ns["_ucat"] = _runtime.unknown_append
+            lines += ["else:", f"    {unknown} = _ucat({unknown}, buf, t0, pos)"]
         return lines
 
     def _empty_message(self, vt: ValueType) -> str:

@@ -28,6 +28,7 @@ from .framing import (
     _check_max_size,
     _check_sync_reader,
     _End,
+    _frame,
     _ItemReader,
     _Readable,
     _resolve_model,
@@ -71,10 +72,7 @@ def serialize_with_length_prefix(
     _check_framing(style, field_number)
     _check_binary(stream)
     codec = _resolve_model(model)
-    batch, _, _, error = _chunks.Batches(iter((obj,)), style, field_number, codec).next()
-    if error is not None:
-        raise error
-    _write_all(stream, batch)
+    _write_all(stream, _frame(codec.serialize(obj), style, _chunks.framing_tag(field_number)))
 
 
 def serialize_items(

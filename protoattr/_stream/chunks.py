@@ -42,6 +42,9 @@ from .framing import (
 
 T = TypeVar("T")
 
+#: the C engine (``None`` when it is not built), looked up once
+_ENGINE = _native.engine()
+
 #: Bytes of frames collected before one ``write()``.
 BATCH = 1 << 16
 
@@ -90,7 +93,7 @@ def plan_of(model: CodecModel, cls: object) -> Any:
     gets no plan here either.  A class that is not a contract gets ``None``:
     its error comes from the exact reader, where it always came from.
     """
-    engine = _native.engine()
+    engine = _ENGINE
     if engine is None or not _runs_plans(model):
         return None
     if not isinstance(cls, type):
@@ -142,9 +145,9 @@ class ChunkSource:
 
     def __call__(self, consumed: int, yielded: int, final: bool) -> bytes | tuple[Any] | None:
         exact = self.exact
+        if final and (exact is None or getattr(self.stream, "closed", False)):
+            return None  # nothing was read, or nothing can be given back to a closed stream
         if exact is None:
-            if final:
-                return None
             exact = self.exact = self.make_exact()
             exact.src.index = 0
         src = exact.src
@@ -291,7 +294,7 @@ def iter_items(
     tag = framing_tag(field_number)
     plan = plan_of(codec, cls)
     if plan is not None:
-        engine = _native.engine()
+        engine = _ENGINE
         assert engine is not None
         reader: Iterator[T] = engine.FrameReader(plan, style.value, tag, max_message_size, source)
         return reader
@@ -306,7 +309,7 @@ def framer_for(
     tag = framing_tag(field_number)
     plan = plan_of(codec, cls)
     if plan is not None:
-        engine = _native.engine()
+        engine = _ENGINE
         assert engine is not None
         return engine.FrameReader(plan, style.value, tag, max_message_size, None)
     return PyFramer(_decoder(codec, cls), style, tag, max_message_size)
@@ -319,7 +322,7 @@ def framer_for(
 
 def _plan_finder(model: CodecModel) -> Callable[[type], Any]:
     """``type -> plan or None`` for the engine's writer (``None``: ``frame(obj)`` runs)."""
-    engine = _native.engine()
+    engine = _ENGINE
     plan_type = None if engine is None else engine.Plan
 
     def plan_for(tp: type) -> Any:
@@ -373,14 +376,14 @@ class Batches:
         self.style = style
         self.tag = tag
         self.frame: Callable[[Any], bytes] = lambda obj: _frame(serialize(obj), style, tag)
-        native = _runs_plans(codec) and _native.engine() is not None
+        native = _runs_plans(codec) and _ENGINE is not None
         self.plan_for = _plan_finder(codec) if native else None
 
     def next(self) -> tuple[bytes, int, bool, BaseException | None]:
         """``(batch, items in it, iterable exhausted, exception or None)``."""
         if self.plan_for is None:
             return _py_encode_frames(self.frame, self.it, BATCH)
-        engine = _native.engine()
+        engine = _ENGINE
         assert engine is not None
         batch, count, done, error = engine.encode_frames(
             self.plan_for, self.frame, self.it, self.style.value, self.tag, BATCH

@@ -34,6 +34,36 @@ __all__ = ["add_service", "method_handlers"]
 
 log = logging.getLogger("protoattr.grpc")
 
+#: grpcio's default limit on a received message (``grpc.max_receive_message_length``)
+GRPC_MAX_RECEIVE = 4 * 1024 * 1024
+#: the messages one request may build on a server given no model: one per 64 bytes of
+#: the largest request grpcio accepts by default (65,536).  A request of messages
+#: smaller than that on average (the cheapest message is 2 bytes, and a Python object
+#: of kilobytes) is refused with INVALID_ARGUMENT; see "Hostile input" in docs/errors.md
+SERVER_MAX_MESSAGES = GRPC_MAX_RECEIVE // 64
+
+_server_models: dict[int, TypeModel] = {}
+
+
+def _request_model(model: TypeModel | None) -> TypeModel:
+    """The model that decodes requests: the one given (its own bound, or none), else a
+    twin of the default model bounded at ``SERVER_MAX_MESSAGES`` (same depth and
+    backend, the subtypes added to the default model so far)."""
+    if model is not None:
+        return model
+    twin = _server_models.get(id(default_model))
+    if twin is None:
+        twin = TypeModel(
+            max_depth=default_model.max_depth,
+            max_messages=SERVER_MAX_MESSAGES,
+            backend=default_model.backend,
+        )
+        for base, subtypes in default_model._subtypes.items():
+            for tag, subtype in subtypes.items():
+                twin.add_subtype(base, tag, subtype)
+        _server_models[id(default_model)] = twin
+    return twin
+
 
 def add_service(
     server: grpc.Server | grpc.aio.Server,
@@ -51,6 +81,12 @@ def add_service(
     ``grpc.aio.server()`` they may be ``async`` or plain: plain unary and
     server-streaming methods run on the event loop, plain ones that read a
     stream of requests in the loop's default executor (a worker thread).
+
+    Requests are decoded by ``model``; without one, by a twin of the default model
+    with ``max_messages=SERVER_MAX_MESSAGES`` (65,536: one message per 64 bytes of
+    grpcio's default 4 MiB request limit), so that a small hostile request cannot
+    make the server build millions of objects.  Pass ``model=`` to choose another
+    bound (a model without ``max_messages`` has none).
     """
     info = service_info(service)
     handlers = method_handlers(
@@ -67,7 +103,7 @@ def method_handlers(
     info: ServiceInfo, implementation: object, *, model: TypeModel | None, aio: bool
 ) -> dict[str, grpc.RpcMethodHandler]:
     """``{gRPC method name: grpcio method handler}`` for ``implementation``."""
-    model = default_model if model is None else model
+    model = _request_model(model)
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for m in info.methods:
         fn = _implementation_of(info, m, implementation)

@@ -15,6 +15,7 @@
 #include "convert.h"
 #include "bcl.h"
 #include "stack.h"
+#include "budget.h"
 
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Unpack4(p, le) _PyFloat_Unpack4((const unsigned char *)(p), (le))
@@ -35,10 +36,11 @@ static PyObject *call_back_decode(Ctx *c, PyObject *codec, const unsigned char *
     PyObject *pos = py_ssize(p - c->base);
     PyObject *end = py_ssize(e - c->base);
     PyObject *dep = py_ssize(depth);
-    PyObject *out = NULL;
-    if (pos && end && dep) {
+    PyObject *out = NULL, *saved;
+    if (pos && end && dep && budget_lend(c, &saved) == 0) {
         PyObject *args[5] = {c->bufobj, pos, end, dep, Py_None};
         out = PyObject_Vectorcall(dec, args, 5, NULL);
+        if (budget_back(c, saved) < 0) Py_CLEAR(out);
     }
     Py_XDECREF(pos);
     Py_XDECREF(end);
@@ -68,10 +70,11 @@ static PyObject *empty_wire_message(Ctx *c, const ValueSpec *vs, Py_ssize_t dept
     }
     PyObject *zero = PyLong_FromLong(0);
     PyObject *dep = py_ssize(depth);
-    PyObject *out = NULL;
-    if (zero && dep) {
+    PyObject *out = NULL, *saved;
+    if (zero && dep && budget_lend(c, &saved) == 0) {
         PyObject *args[5] = {c->st->empty_bytes, zero, zero, dep, Py_None};
         out = PyObject_Vectorcall(dec, args, 5, NULL);
+        if (budget_back(c, saved) < 0) Py_CLEAR(out);
     }
     Py_XDECREF(zero);
     Py_XDECREF(dep);
@@ -558,11 +561,151 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
     return obj;
 }
 
+static int merge_into(Ctx *c, Plan *plan, PyObject *obj, const unsigned char *p,
+                      const unsigned char *end, Py_ssize_t depth);
+
+/* A singular message field seen again in a fresh decode: is its value, `v`, an object
+ * this decode built that can take the new fields in place?  It is when its plan is
+ * flat and built with object.__new__ and plain attributes (no user code runs, no
+ * container conversions: plan->in_place) and `v` is exactly that class and cannot
+ * be a default given by the contract (a default value or factory may be shared:
+ * those fields merge by copying, as the Python codec does).  Building a new object from v's values and the new fields,
+ * as the Python codec does, gives an equal one: so protobuf's merge of a field
+ * repeated n times costs what its new fields cost, not n rebuilds of the subtree. */
+ENGINE_INLINE int takes_in_place(const Field *f, int wt, PyObject *v) {
+    const ValueSpec *vs = &f->value;
+    return vs->kind == K_MESSAGE && wt == WT_LEN && vs->wire_type == WT_LEN && vs->sub_native
+           && !vs->conv && v != NULL && v != Py_None && f->absent_mode != ABSENT_FACTORY
+           && (f->absent_mode != ABSENT_VALUE || f->absent_value == NULL
+               || f->absent_value == Py_None)
+           && ((Plan *)vs->sub)->in_place && (PyObject *)Py_TYPE(v) == ((Plan *)vs->sub)->cls
+           && f->label != L_REPEATED && f->label != L_MAP;
+}
+
+/* field_read, or the merge in place of a message this decode built (takes_in_place). */
+static int read_known(Ctx *c, const Field *f, int wt, const unsigned char **p,
+                      const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
+    if (takes_in_place(f, wt, *slot)) {
+        const unsigned char *e;
+        if (read_len(p, end, &e) < 0) {
+            return -1;
+        }
+        if (merge_into(c, (Plan *)f->value.sub, *slot, *p, e, depth + 1) < 0) {
+            return -1;
+        }
+        *p = e;
+        return 1;
+    }
+    return field_read(c, f, wt, p, end, depth, slot);
+}
+
+/* The oneof rule: the member just read wins, the plan's other members become None. */
+static int clear_other_members(const Plan *plan, Py_ssize_t idx, PyObject *obj,
+                               PyObject **vals) {
+    int group = plan->fields[idx].oneof;
+    for (Py_ssize_t j = 0; j < plan->nfields; j++) {
+        if (j == idx || plan->fields[j].oneof != group) {
+            continue;
+        }
+        if (vals != NULL) {
+            Py_INCREF(Py_None);
+            Py_XSETREF(vals[j], Py_None);
+        } else if (PyObject_GenericSetAttr(obj, plan->fields[j].name, Py_None) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The unknown fields `u` read for `obj` in a merge, after those it kept already. */
+static int append_unknown(Ctx *c, Plan *plan, PyObject *obj, const Unknown *u) {
+    PyObject *old;
+    if (unknown_of(c->st, obj, NULL, plan->unknown_in_dict, plan->get_unknown,
+                   plan->unknown_key, &old) < 0) {
+        return -1;
+    }
+    Unknown all = {NULL, 0, 0};
+    int r = 0;
+    if (old != NULL && PyBytes_Check(old)) {
+        r = unknown_add(&all, (const unsigned char *)PyBytes_AS_STRING(old), PyBytes_GET_SIZE(old));
+    } else if (old != NULL) {
+        r = -1;  /* something else kept there: the Python codec decides */
+    }
+    Py_XDECREF(old);
+    if (r == 0) {
+        r = unknown_add(&all, (const unsigned char *)u->data, u->len);
+    }
+    if (r == 0) {
+        r = store_unknown(plan->set_unknown, obj, plan->unknown_key, &all);
+    }
+    PyMem_Free(all.data);
+    return r;
+}
+
+/* Merge the message at [p, end) into `obj`, a `plan` object this decode built
+ * (takes_in_place): each field read goes straight into its attribute (a list or map
+ * grows in place, a message merges on down), counted and depth-checked as a message,
+ * as the Python decoder's merge is.  On failure obj may be half-merged: the whole
+ * decode then fails and runs again in Python, and obj is dropped with it. */
+static int merge_into(Ctx *c, Plan *plan, PyObject *obj, const unsigned char *p,
+                      const unsigned char *end, Py_ssize_t depth) {
+    if (stack_low() || !plan->ready || plan->invalid || depth > plan->max_depth
+        || depth > NATIVE_MAX_DEPTH) {
+        return -1;
+    }
+    if (take_message(c, plan, p) < 0) {
+        return -1;
+    }
+    Unknown unknown = {NULL, 0, 0};
+    int r = -1;
+    while (p < end) {
+        const unsigned char *t0 = p;
+        uint64_t tag;
+        if (read_tag(&p, end, &tag) < 0) {
+            goto done;
+        }
+        Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
+        int got = 0;
+        if (idx >= 0) {
+            const Field *f = &plan->fields[idx];
+            PyObject *slot = PyObject_GetAttr(obj, f->name);
+            if (slot == NULL) {
+                goto done;
+            }
+            got = read_known(c, f, (int)(tag & 7), &p, end, depth, &slot);
+            if (got == 1 && PyObject_GenericSetAttr(obj, f->name, slot) < 0) {
+                got = -1;
+            }
+            Py_DECREF(slot);
+            if (got < 0 || (got == 1 && f->oneof && clear_other_members(plan, idx, obj, NULL) < 0)) {
+                goto done;
+            }
+        }
+        if (got == 0) {
+            if (skip_value(c, tag, &p, end, depth) < 0) {
+                goto done;
+            }
+            if (plan->unknown_key != NULL && unknown_add(&unknown, t0, p - t0) < 0) {
+                goto done;
+            }
+        }
+    }
+    if (p == end && (unknown.len == 0 || append_unknown(c, plan, obj, &unknown) == 0)) {
+        r = 0;
+    }
+done:
+    PyMem_Free(unknown.data);
+    return r;
+}
+
 PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
                          Py_ssize_t depth) {
     if (stack_low()) return NULL;  /* the thread's C stack is nearly used up */
     if (hier_is_multi(plan)) return hier_decode(c, plan, p, end, depth, NULL);
     if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+        return NULL;
+    }
+    if (take_message(c, plan, p) < 0) {
         return NULL;
     }
     Py_ssize_t n = plan->nfields;
@@ -605,18 +748,12 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
         Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
         int r = 0;
         if (idx >= 0) {
-            r = field_read(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
+            r = read_known(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
             if (r < 0) {
                 goto done;
             }
-            int group = plan->fields[idx].oneof;
-            if (r == 1 && group) {  /* the last member seen wins: the others become None */
-                for (Py_ssize_t j = 0; j < n; j++) {
-                    if (j != idx && plan->fields[j].oneof == group) {
-                        Py_INCREF(Py_None);
-                        Py_XSETREF(vals[j], Py_None);
-                    }
-                }
+            if (r == 1 && plan->fields[idx].oneof) {  /* the last member seen wins */
+                clear_other_members(plan, idx, NULL, vals);
             }
         }
         if (r == 0) {
@@ -644,14 +781,14 @@ done:
 
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
+    Ctx c;
+    ctx_start(&c, st, plan, buf, 0);
     return decode_message(&c, plan, c.base + pos, c.base + end, depth);
 }
 
-PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
-                             Py_ssize_t end) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
-    const unsigned char *p = c.base + pos, *e = c.base + end;
+static PyObject *decode_list(Ctx *c, Plan *plan, Py_ssize_t pos, Py_ssize_t end) {
+    const unsigned char *p = c->base + pos, *e = c->base + end;
+    /* the list itself is no message: its items count (as in the Python list codec) */
     PyObject *items = PyList_New(0);
     if (items == NULL) {
         return NULL;
@@ -664,11 +801,11 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
         if (tag == 10) {
             const unsigned char *item_end;
             if (read_len(&p, e, &item_end) < 0
-                || list_append_new(items, decode_message(&c, plan, p, item_end, 1)) < 0) {
+                || list_append_new(items, decode_message(c, plan, p, item_end, 1)) < 0) {
                 goto fail;
             }
             p = item_end;
-        } else if (skip_value(&c, tag, &p, e, 0) < 0) {
+        } else if (skip_value(c, tag, &p, e, 0) < 0) {
             goto fail;
         }
     }
@@ -678,4 +815,29 @@ PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssiz
 fail:
     Py_DECREF(items);
     return NULL;
+}
+
+PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                             Py_ssize_t end) {
+    Ctx c;
+    ctx_start(&c, st, plan, buf, 0);
+    return decode_list(&c, plan, pos, end);
+}
+
+PyObject *engine_decode_nested(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                               Py_ssize_t end, Py_ssize_t depth, PyObject *base, int list) {
+    Ctx c;
+    if (ctx_start(&c, st, plan, buf, 1) < 0) {
+        return NULL;
+    }
+    PyObject *out;
+    if (list) {
+        out = decode_list(&c, plan, pos, end);
+    } else if (base != NULL) {
+        out = hier_decode(&c, plan, c.base + pos, c.base + end, depth, base);
+    } else {
+        out = decode_message(&c, plan, c.base + pos, c.base + end, depth);
+    }
+    ctx_finish(&c, out);
+    return out;
 }

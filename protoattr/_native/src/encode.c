@@ -597,8 +597,13 @@ static PyObject *dict_field(PyObject *dict, const Field *f, Py_ssize_t *cursor, 
 
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
     if (stack_low()) return -1;  /* the thread's C stack is nearly used up */
+    if (depth > NATIVE_MAX_DEPTH) {  /* final (module.c): the model names the path */
+        PyErr_Format(st->encode_too_deep, "%s: nested deeper than %d levels (a cycle?)",
+                     Py_TYPE(obj)->tp_name, NATIVE_MAX_DEPTH);
+        return -1;
+    }
     if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
-    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid) {
+    if (!plan->ready || plan->invalid) {
         return -1;
     }
     PyObject *dict = NULL;

@@ -16,6 +16,9 @@ typedef struct {
     PyObject *bufobj;              /* the bytes object (helpers and callbacks take it) */
     const unsigned char *base;     /* its first byte: positions are offsets from here */
     Py_ssize_t max_depth;          /* the model's (every plan of a model has the same) */
+    int64_t budget;                /* messages this decode may still build (budget.h) */
+    const struct Plan *bounded;    /* the plan carrying the model's max_messages, or NULL */
+    int nested;                    /* called from Python: the count continues BUDGET.left */
 } Ctx;
 
 /* The unknown fields of one message (or one hierarchy level): rare, so nothing
@@ -71,8 +74,6 @@ PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned
 /* A singular message field seen again (or holding a base's value): merged into it. */
 int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
                 Py_ssize_t depth, PyObject **slot);
-PyObject *engine_merge(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
-                       Py_ssize_t end, Py_ssize_t depth, PyObject *base);
 
 /* groups.c */
 int skip_group(Ctx *c, uint32_t number, const unsigned char **p, const unsigned char *end,

@@ -14,9 +14,9 @@
  *
  * A codec that is not (yet) a plan — lazy, Python-only, deterministic, a
  * surrogate — or any failure of the engine goes to the Python method, so
- * results, errors and their messages are the Python method's own.  (A model
- * with max_messages has no plans, so no entry points; setting max_messages on a
- * native model later changes nothing here, as it changed nothing in its plans) (on a
+ * results, errors and their messages are the Python method's own, except that
+ * crossing a model's max_messages is final (budget.h): setting max_messages on a
+ * native model later changes nothing here, as it changes nothing in its plans (on a
  * failing input the engine simply ran once more, without side effects on
  * encode; on decode a user __init__ may run once more, as with Plan.decode).
  */
@@ -253,6 +253,9 @@ static PyObject *entry_vectorcall(PyObject *self, PyObject *const *args, size_t 
             return PyLong_FromSsize_t(n);
         }
         return out;
+    }
+    if (e->mode != E_DESERIALIZE && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+        PyErr_Clear();  /* nested too deeply or a cycle: the Python method names the path */
     }
     if (!engine_may_fall_back()) {
         return NULL;  /* a KeyboardInterrupt or SystemExit: the Python path would lose it */

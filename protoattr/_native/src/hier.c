@@ -17,6 +17,7 @@
  */
 #include "engine.h"
 #include "wire.h"
+#include "budget.h"
 
 
 /* -- setup ---------------------------------------------------------------- */
@@ -362,10 +363,13 @@ static PyObject *call_back(Ctx *c, PyObject *codec, const unsigned char *p,
     PyObject *pos = py_ssize(p - c->base);
     PyObject *stop = py_ssize(e - c->base);
     PyObject *dep = py_ssize(depth);
-    PyObject *out = NULL;
-    if (pos && stop && dep) {
+    PyObject *out = NULL, *saved;
+    if (pos && stop && dep && budget_lend(c, &saved) == 0) {
         PyObject *args[5] = {c->bufobj, pos, stop, dep, base ? base : Py_None};
         out = PyObject_Vectorcall(dec, args, 5, NULL);
+        if (budget_back(c, saved) < 0) {
+            Py_CLEAR(out);
+        }
     }
     Py_XDECREF(pos);
     Py_XDECREF(stop);
@@ -683,6 +687,9 @@ PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned
         || depth > NATIVE_MAX_DEPTH) {
         return NULL;
     }
+    if (take_message(c, plan, p) < 0) {
+        return NULL;
+    }
     Hier *h = plan->hier;
     Py_ssize_t n = plan->nfields;
     PyObject *small[24];
@@ -741,10 +748,4 @@ done:
         }
     }
     return obj;
-}
-
-PyObject *engine_merge(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
-                       Py_ssize_t end, Py_ssize_t depth, PyObject *base) {
-    Ctx c = {st, buf, (const unsigned char *)PyBytes_AS_STRING(buf), plan->max_depth};
-    return hier_decode(&c, plan, c.base + pos, c.base + end, depth, base);
 }

@@ -26,6 +26,22 @@ static int engine_exec(PyObject *module) {
         || !st->empty_bytes) {
         return -1;
     }
+    /* encode.c: nesting past NATIVE_MAX_DEPTH (a cycle, mostly) is final for the
+     * plans (no Python codec re-runs each level: that was ~depth^2 attempts); the
+     * model's serialize catches it as the RecursionError it is and names the path */
+    PyObject *attrs = Py_BuildValue("{sO}", "_protoattr_final", Py_True);
+    if (attrs == NULL) {
+        return -1;
+    }
+    st->encode_too_deep = PyErr_NewExceptionWithDoc(
+        "protoattr._native._engine.NestedTooDeeply",
+        "An object graph nested past the engine's depth bound (a cycle?) on encode.",
+        PyExc_RecursionError, attrs);
+    Py_DECREF(attrs);
+    if (st->encode_too_deep == NULL
+        || PyModule_AddObjectRef(module, "NestedTooDeeply", st->encode_too_deep) < 0) {
+        return -1;
+    }
     st->datetime_api = PyCapsule_Import("datetime.datetime_CAPI", 0);
     if (st->datetime_api == NULL) {
         return -1;
@@ -36,6 +52,7 @@ static int engine_exec(PyObject *module) {
 static int engine_traverse(PyObject *module, visitproc visit, void *arg) {
     EngineState *st = PyModule_GetState(module);
     Py_VISIT(st->plan_type);
+    Py_VISIT(st->encode_too_deep);
     return 0;
 }
 
@@ -48,6 +65,7 @@ static int engine_clear(PyObject *module) {
     Py_CLEAR(st->str_dict);
     Py_CLEAR(st->empty_bytes);
     Py_CLEAR(st->object_new);
+    Py_CLEAR(st->encode_too_deep);
     return 0;
 }
 

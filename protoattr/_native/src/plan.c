@@ -246,6 +246,11 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->kwnames);
     Py_CLEAR(self->list_encode);
     Py_CLEAR(self->list_decode);
+    self->max_messages = 0;
+    self->in_place = 0;
+    Py_CLEAR(self->budget);
+    Py_CLEAR(self->budget_name);
+    Py_CLEAR(self->too_many);
     hier_free(self);
 }
 
@@ -277,14 +282,25 @@ Py_ssize_t *plan_index_array(PyObject *seq, Py_ssize_t limit, Py_ssize_t *count)
 }
 
 /* Plan.setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode,
- *            hier_spec=None) */
+ *            hier_spec=None, budget_spec=None); budget_spec: (max_messages, BUDGET,
+ *            too_many_messages) of a model with max_messages (budget.h) */
 static PyObject *plan_setup(Plan *self, PyObject *args) {
     PyObject *cls, *fields, *ctor_spec, *unknown_spec, *py_encode, *py_decode;
-    PyObject *hier_spec = Py_None;
+    PyObject *hier_spec = Py_None, *budget_spec = Py_None;
     int use_dict, max_depth;
-    if (!PyArg_ParseTuple(args, "OO!O!OpiOO|O:setup", &cls, &PyTuple_Type, &fields, &PyTuple_Type,
-                          &ctor_spec, &unknown_spec, &use_dict, &max_depth, &py_encode,
-                          &py_decode, &hier_spec)) {
+    Py_ssize_t max_messages = 0;
+    PyObject *budget = NULL, *too_many = NULL;
+    if (!PyArg_ParseTuple(args, "OO!O!OpiOO|OO:setup", &cls, &PyTuple_Type, &fields,
+                          &PyTuple_Type, &ctor_spec, &unknown_spec, &use_dict, &max_depth,
+                          &py_encode, &py_decode, &hier_spec, &budget_spec)) {
+        return NULL;
+    }
+    if (budget_spec != Py_None
+        && (!PyArg_ParseTuple(budget_spec, "nOO:budget_spec", &max_messages, &budget, &too_many)
+            || max_messages < 1)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "plan: max_messages must be at least 1");
+        }
         return NULL;
     }
     if (!PyType_Check(cls)) {
@@ -310,6 +326,17 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
     self->py_decode = py_decode;
     self->use_dict = use_dict;
     self->max_depth = max_depth;
+    if (budget != NULL) {
+        self->budget_name = PyUnicode_InternFromString("left");
+        if (self->budget_name == NULL) {
+            goto fail;
+        }
+        self->max_messages = max_messages;
+        Py_INCREF(budget);
+        self->budget = budget;
+        Py_INCREF(too_many);
+        self->too_many = too_many;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(fields);
     self->fields = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Field));
     if (self->fields == NULL) {
@@ -375,6 +402,13 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
     if (hier_spec != Py_None && hier_setup(self, hier_spec) < 0) {
         goto fail;
     }
+    self->in_place = self->construct_new && self->ctor == engine_state_of_type(Py_TYPE(self))->object_new
+                     && !hier_is_multi(self);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (self->fields[i].container != NULL) {
+            self->in_place = 0;
+        }
+    }
     self->invalid = 0;
     self->ready = 1;
     Py_RETURN_NONE;
@@ -388,13 +422,30 @@ static PyObject *plan_invalidate(Plan *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The pending exception is one no fallback can change (the message bound crossed,
+ * budget.h): its class says so with a true `_protoattr_final` attribute. */
+static int error_is_final(void) {
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyObject *final = type ? PyObject_GetAttrString(type, "_protoattr_final") : NULL;
+    int r = final == Py_True;
+    Py_XDECREF(final);
+    PyErr_Clear();
+    PyErr_Restore(type, exc, tb);
+    return r;
+}
+
 /* The engine declined or failed: 1 when the Python codec is to run (it gives the
  * result, or the exact error), with no exception left set; 0 when the pending
  * exception must propagate as it is: a KeyboardInterrupt, SystemExit or other
  * BaseException that is not an Exception is not about the data, and running the
  * codec again would lose it. */
 int engine_may_fall_back(void) {
-    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception)) {
+    PyObject *type = PyErr_Occurred();
+    if (type != NULL && !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return 0;
+    }
+    if (type != NULL && error_is_final()) {
         return 0;
     }
     PyErr_Clear();
@@ -466,9 +517,8 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
             if (pause) {
                 engine_gc_pause(st);
             }
-            PyObject *out = args[4] == Py_None
-                                ? engine_decode(st, self, buf, pos, end, depth)
-                                : engine_merge(st, self, buf, pos, end, depth, args[4]);
+            PyObject *base = args[4] == Py_None ? NULL : args[4];
+            PyObject *out = engine_decode_nested(st, self, buf, pos, end, depth, base, 0);
             if (pause) {
                 engine_gc_resume(st);
             }
@@ -544,7 +594,7 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
             if (pause) {
                 engine_gc_pause(st);
             }
-            PyObject *out = engine_decode_list(st, self, buf, pos, end);
+            PyObject *out = engine_decode_nested(st, self, buf, pos, end, 0, NULL, 1);
             if (pause) {
                 engine_gc_resume(st);
             }
@@ -573,6 +623,8 @@ static int plan_traverse(Plan *self, visitproc visit, void *arg) {
     Py_VISIT(self->kwnames);
     Py_VISIT(self->list_encode);
     Py_VISIT(self->list_decode);
+    Py_VISIT(self->budget);
+    Py_VISIT(self->too_many);
     for (Py_ssize_t i = 0; i < self->nfields; i++) {
         Field *f = &self->fields[i];
         Py_VISIT(f->name);
@@ -623,7 +675,7 @@ static PyObject *plan_get_cls(Plan *self, void *closure) {
 static PyMethodDef plan_methods[] = {
     {"setup", (PyCFunction)plan_setup, METH_VARARGS,
      "setup(cls, fields, ctor_spec, unknown_spec, use_dict, max_depth, py_encode, py_decode, "
-     "hier_spec=None)"},
+     "hier_spec=None, budget_spec=None)"},
     {"encode", (PyCFunction)plan_encode, METH_O, "encode(obj) -> bytes"},
     {"decode", (PyCFunction)(void (*)(void))plan_decode, METH_FASTCALL,
      "decode(buf, pos, end, depth, base) -> object"},

@@ -121,6 +121,14 @@ typedef struct Plan {
     PyObject *list_decode;
     Py_ssize_t fallbacks;     /* calls handed to the Python codec (a debugging aid) */
     struct Hier *hier;        /* levels, for hierarchies and merges (hier.c) */
+    int in_place;             /* flat, built by object.__new__ and plain attributes, no
+                               * containers: a merge may go into the object (decode.c) */
+    /* TypeModel(max_messages=N) (budget.h): N (0: no bound), the Python side's
+     * thread-local BUDGET with the name "left", and runtime.too_many_messages */
+    Py_ssize_t max_messages;
+    PyObject *budget;
+    PyObject *budget_name;
+    PyObject *too_many;
     PyObject *weakreflist;
 } Plan;
 
@@ -136,6 +144,7 @@ typedef struct {
     PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
+    PyObject *encode_too_deep; /* NestedTooDeeply (RecursionError): encode past the bound */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
@@ -163,6 +172,10 @@ PyObject *engine_encode(EngineState *st, Plan *plan, PyObject *obj);
 int engine_may_fall_back(void);
 PyObject *engine_decode(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
                         Py_ssize_t end, Py_ssize_t depth);
+/* The same, called from Python (Plan.decode/decode_list, merges when base is not
+ * NULL): a bounded model's message count continues the one in BUDGET.left. */
+PyObject *engine_decode_nested(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
+                               Py_ssize_t end, Py_ssize_t depth, PyObject *base, int list);
 /* A top-level list[cls]: repeated field 1 of cls (protobuf-net's form). */
 PyObject *engine_encode_list(EngineState *st, Plan *plan, PyObject *items);
 PyObject *engine_decode_list(EngineState *st, Plan *plan, PyObject *buf, Py_ssize_t pos,
