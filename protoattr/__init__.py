@@ -13,7 +13,7 @@ import typing as _typing
 
 from ._core.contract import closed_enum, proto_contract
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
-from ._core.fields import field, member
+from ._core.fields import Ignored, field, member
 from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
@@ -117,6 +117,7 @@ __all__ = [
     "EncodeError",
     "Extension",
     "FieldMask",
+    "Ignored",
     "JsonValue",
     "ListValue",
     "NullValue",

@@ -96,6 +96,7 @@ class TypeModel(CodecModel):
         self,
         obj: Any,
         *,
+        type: Any = None,
         preserving_proto_field_name: bool = False,
         use_integers_for_enums: bool = False,
         always_print_fields_with_no_presence: bool = False,
@@ -103,12 +104,16 @@ class TypeModel(CodecModel):
         sort_keys: bool = False,
         ensure_ascii: bool = True,
     ) -> str:
-        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
+        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes.
+
+        A list of contracts is a JSON array (``type=list[T]`` checks its items); a
+        plain ``dict`` needs ``type=pa.Struct`` (see :meth:`to_dict`)."""
         from ._json import api as _json
 
         return _json.to_json(
             self,
             obj,
+            type=type,
             preserving_proto_field_name=preserving_proto_field_name,
             use_integers_for_enums=use_integers_for_enums,
             always_print_fields_with_no_presence=always_print_fields_with_no_presence,
@@ -121,16 +126,22 @@ class TypeModel(CodecModel):
         self,
         obj: Any,
         *,
+        type: Any = None,
         preserving_proto_field_name: bool = False,
         use_integers_for_enums: bool = False,
         always_print_fields_with_no_presence: bool = False,
     ) -> Any:
-        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes.
+
+        ``type=list[T]`` for a top-level list (a JSON array); ``type=pa.Struct``,
+        ``pa.ListValue`` or ``pa.JsonValue`` to print a plain ``dict``, ``list`` or
+        scalar in those types' form (numbers as doubles), which is otherwise refused."""
         from ._json import api as _json
 
         return _json.to_dict(
             self,
             obj,
+            type=type,
             preserving_proto_field_name=preserving_proto_field_name,
             use_integers_for_enums=use_integers_for_enums,
             always_print_fields_with_no_presence=always_print_fields_with_no_presence,

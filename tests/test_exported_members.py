@@ -10,6 +10,7 @@ EXPECTED = {
     "Duration",
     "Empty",
     "FieldMask",
+    "Ignored",
     "JsonValue",
     "ListValue",
     "NullValue",

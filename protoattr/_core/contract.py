@@ -27,8 +27,8 @@ from . import convert as _convert
 from . import names as _names
 from . import registry
 from .errors import ContractError
-from .fields import METADATA_KEY, ProtoMember
-from .types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
+from .fields import IGNORE, METADATA_KEY, ProtoMember
+from .types import BCL_KINDS, INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
@@ -101,6 +101,8 @@ class FieldInfo:
     init_name: str | None = None  # the __init__ keyword, None when not an init argument
     default: Any = MISSING  # the value a missing field decodes to
     default_factory: Callable[[], Any] | None = None
+    #: the ``[default = d]`` of an explicit-presence field (``None`` absent, ``d`` to peers)
+    wire_default: Any = None
     owner: str = ""  # "Class.attr", for messages
 
     @property
@@ -121,6 +123,9 @@ class ContractOptions:
     package: str | None = None
     #: ``extensions=``: the inclusive field-number ranges other declarations may extend
     extensions: tuple[tuple[int, int], ...] = ()
+    #: every scalar's Python default is also its ``wire_default`` (protobuf-net's
+    #: ``[DefaultValue]`` on every member; protoattr 0.x's behaviour)
+    wire_defaults: bool = False
     #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
     compatibility_level: int | None = None
     #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
@@ -149,14 +154,12 @@ class ContractInfo:
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
         (``None``: the contract has none); a nested contract has its outermost's."""
-        if self.cls in _DECLARED:
-            return _names.package_of_class(self.cls)
-        return _names.package_of(self.cls, self.options.package)
+        return _names.package_of_class(self.cls, self.options.package)
 
     @property
     def scoped_name(self) -> str:
         """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
-        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
+        return _names.scoped_name(self.cls, self.options.name)
 
     @property
     def full_name(self) -> str:
@@ -247,6 +250,7 @@ def proto_contract(
     preserve_unknown: bool = True,
     package: str | None = None,
     extensions: Iterable[tuple[int, int] | range] = (),
+    wire_defaults: bool = False,
     compatibility_level: int | None = None,
     include_date_time_kind: bool | None = None,
 ) -> Any:
@@ -264,6 +268,8 @@ def proto_contract(
     fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
     300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
     bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
+    ``wire_defaults=True`` makes every scalar's Python default its
+    ``field(wire_default=...)`` too.
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -273,6 +279,7 @@ def proto_contract(
         preserve_unknown=preserve_unknown,
         package=package,
         extensions=_extension_ranges(extensions),
+        wire_defaults=wire_defaults,
         compatibility_level=compatibility_level,
         include_date_time_kind=include_date_time_kind,
     )
@@ -627,11 +634,21 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
+        ignored = any(m is IGNORE for m in metadata)
+        if ignored and mem is not None:
+            raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
             raise ContractError(
                 f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
             )
         if mem is None:
+            if ignored:
+                if construct == "init" and d.init_name is not None and _no_default(d):
+                    raise ContractError(
+                        f"{qual}.{d.name} is ignored and has no default, so decoding could "
+                        f"not construct {qual}: give it a default"
+                    )
+                continue
             if options.implicit_fields:
                 mem = ProtoMember(None)
             else:
@@ -640,14 +657,22 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                         f"{qual}.{d.name} has no tag and no default, so decoding could not "
                         f"construct {qual}: give it field(tag) or a default"
                     )
-                untagged.append(d.name)
+                if construct != "init" or d.init_name is not None:
+                    untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
         pending.append((d, mem))
-    if untagged and not pending and options.subtype_tag is None:  # a subtype's type travels
+    if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
             "would always serialize to b'': tag them with field(tag) or "
             "Annotated[T, member(tag)], or use @proto_contract(implicit_fields=True)"
+        )
+    if untagged:  # beside tagged fields (or in a subtype): dropped on the wire, silently
+        names = ", ".join(f"{qual}.{n}" for n in untagged)
+        raise ContractError(
+            f"{names}: no tag, so the value would be lost on every round trip: tag it "
+            "with field(tag) or Annotated[T, member(tag)], or declare it pa.Ignored[T] "
+            "if it is not part of the message"
         )
 
     used = {m.tag for _, m in pending if m.tag is not None}
@@ -662,7 +687,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         fields.append(_field_info(cls, d, mem, tag, options))
 
     _check_tags(qual, fields, options)
-    _check_oneof_defaults(qual, fields)
+    _check_oneof_defaults(qual, fields, {d.name: d for d, _ in pending})
     fields.sort(key=lambda f: f.tag)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
     validated = _pydantic_base(cls) is not None
@@ -687,12 +712,17 @@ def _no_default(d: _Declared) -> bool:
     return d.default is MISSING and d.default_factory is None
 
 
-def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
+def _check_oneof_defaults(
+    qual: str, fields: list[FieldInfo], declared: dict[str, _Declared]
+) -> None:
     """At most one member of a oneof may be set in a default instance, or it could
     not be serialized."""
     set_by_default: dict[str, list[str]] = {}
     for f in fields:
-        if f.oneof is not None and (f.default_factory is not None or f.default is not None):
+        d = declared[f.name]
+        if f.oneof is not None and (
+            d.default_factory is not None or d.default not in (None, MISSING)
+        ):
             set_by_default.setdefault(f.oneof, []).append(f.name)
     for oneof, names in set_by_default.items():
         if len(names) > 1:
@@ -856,6 +886,14 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if optional and label in (Label.REPEATED, Label.MAP):
+        kind = "repeated" if label is Label.REPEATED else "map"
+        factory = "list" if label is Label.REPEATED else "dict"
+        raise ContractError(
+            f"{where}: a {kind} field cannot be Optional: protobuf has no presence for it (None "
+            f"and empty would be the same bytes); declare it without Optional, with "
+            f"default_factory={factory}"
+        )
     if options.compatibility_level is not None or options.include_date_time_kind:
         value = at_level(
             value, options.compatibility_level or 300, bool(options.include_date_time_kind)
@@ -904,8 +942,7 @@ def _field_info(
         init_name=d.init_name,
         owner=cls.__qualname__,
     )
-    _set_default(info, d)
-    check_default_fits(info)
+    _set_default(info, d, mem, options)
     return info
 
 
@@ -1108,31 +1145,65 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
 del _ZEROS[Kind.ENUM]
 
 
-def _set_default(info: FieldInfo, d: _Declared) -> None:
-    """What a missing field decodes to, and what a singular scalar is compared against."""
-    if d.default_factory is not None:
-        info.default_factory = d.default_factory
-        return
-    if d.default is not MISSING:
-        info.default = d.default
-        return
+def _set_default(info: FieldInfo, d: _Declared, mem: ProtoMember, options: ContractOptions) -> None:
+    """What a missing field decodes to, and what a singular scalar is compared against.
+
+    A Python default (``default=``, ``default_factory=``, ``= value``) is local: the
+    constructor's, not the wire's.  A scalar is written unless it is its type's
+    zero and reads as that zero when absent, an ``Optional`` reads as ``None``, as
+    a proto3 peer means it.  Only ``wire_default=`` (or the contract's
+    ``wire_defaults=True``) gives the wire a default of its own.  Fields whose
+    value is a message are always written, so their Python default only says what
+    an absent one (from a peer) reads as.
+    """
+    python_default = d.default
+    if python_default is MISSING and d.default_factory is not None:
+        python_default = d.default_factory() if _scalar(info) else MISSING
+    check_default_fits(info, python_default)
+    wire = mem.wire_default
+    if wire is not None:
+        if not _scalar(info):
+            raise ContractError(
+                f"{info.where}: wire_default= needs a scalar field (protobuf has no defaults "
+                "for repeated, map or message fields)"
+            )
+        check_default_fits(info, wire)
+    elif options.wire_defaults and python_default is not MISSING and not _message_like(info.value):
+        wire = python_default
     if info.label is Label.OPTIONAL:
         info.default = None
+        info.wire_default = wire
     elif info.label is Label.REPEATED:
         info.default_factory = info.container
     elif info.label is Label.MAP:
         info.default_factory = dict
-    elif info.value.kind is not Kind.MESSAGE:
-        info.default = zero_value(info.value)
-    # a singular message without default: an empty instance, built by the codec
+    elif _message_like(info.value):
+        if d.default_factory is not None:
+            info.default_factory = d.default_factory
+        elif d.default is not MISSING:
+            info.default = d.default
+        elif info.value.kind is not Kind.MESSAGE:
+            info.default = zero_value(info.value)
+        # a singular message without default: an empty instance, built by the codec
+    else:
+        info.default = zero_value(info.value) if wire is None else wire
 
 
-def check_default_fits(info: FieldInfo) -> None:
+def _scalar(info: FieldInfo) -> bool:
+    return info.label in (Label.SINGULAR, Label.OPTIONAL) and not _message_like(info.value)
+
+
+def _message_like(value: ValueType) -> bool:
+    """Values that travel as a message (contracts, Timestamp, Duration, surrogates, and
+    protobuf-net's bcl forms, whose own rules say when they are written)."""
+    return value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or value.kind in BCL_KINDS
+
+
+def check_default_fits(info: FieldInfo, default: Any) -> None:
     """Reject defaults that could never be written (``default='a'`` on an int32, ``5`` on a
     str): they would fail on every encode of an object left at its default."""
     if info.label is Label.REPEATED or info.label is Label.MAP:
         return
-    default = info.default
     if default is MISSING or default is None:
         return
     value = info.value

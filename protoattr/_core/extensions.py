@@ -131,7 +131,7 @@ def declare(
     if default is not None:
         check = dataclasses.replace(info.field, default=default, owner=extendee.__qualname__)
         check.name = f"[{name}]"
-        check_default_fits(check)
+        check_default_fits(check, default)
     return info
 
 

@@ -274,8 +274,24 @@ def _list_writer(conv: Callable[[Any], Any], where: str) -> Callable[[Any], Any]
             if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
                 raise EncodeError(f"{where}: expected a sequence, got {type(v).__name__}") from None
             raise exc
+        except EncodeError as exc:  # which item: found again, only now that one failed
+            for i, x in enumerate(v):
+                try:
+                    conv(x)
+                except EncodeError:
+                    raise _at(exc, where, f"{where}[{i}]") from None
+            raise
 
     return write
+
+
+def _at(exc: EncodeError, where: str, path: str) -> EncodeError:
+    """``exc`` (``Outer.items.n: ...``) with ``where`` (``Outer.items``) replaced by the
+    fuller ``path`` (``Outer.items[2]``), as binary encode errors name it."""
+    text = str(exc)
+    if text.startswith((where + ".", where + ":")):
+        return EncodeError(path + text[len(where) :])
+    return exc
 
 
 def _map_writer(
@@ -286,7 +302,15 @@ def _map_writer(
             items = v.items()
         except AttributeError:
             raise EncodeError(f"{where}: expected a mapping, got {type(v).__name__}") from None
-        return {key_conv(k): conv(x) for k, x in items}
+        try:
+            return {key_conv(k): conv(x) for k, x in items}
+        except EncodeError as exc:  # which value: found again, only now that one failed
+            for k, x in v.items():
+                try:
+                    conv(x)
+                except EncodeError:
+                    raise _at(exc, where, f"{where}[{k!r}]") from None
+            raise
 
     return write
 
@@ -395,7 +419,10 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
                         f"{where}: expected {message_cls.__qualname__}, got {type(v).__name__}"
                     )
                 w = _writer(plans, opts, v.__class__)
-            return w(v)
+            try:
+                return w(v)
+            except EncodeError as exc:  # "V.n: ..." one level down -> "Outer.one.n: ..."
+                raise _at(exc, v.__class__.__qualname__, where) from None
 
         return write_message
     if kind is Kind.STRING:

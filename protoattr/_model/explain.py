@@ -50,14 +50,18 @@ def check_item(model: CodecModel, vt: ValueType, item: Any, where: str) -> str |
         return f"{where}: nested too deeply to encode"
 
 
-def _check_message(model: CodecModel, obj: Any, depth: int, path: set[int]) -> str | None:
+def _check_message(
+    model: CodecModel, obj: Any, depth: int, path: set[int], prefix: str | None = None
+) -> str | None:
+    """``prefix`` is the path to ``obj`` from the root (``Outer.items[2]``), ``None`` at
+    the root: fields are named ``Outer.items[2].n``, as JSON errors are."""
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
     info = model.info(obj.__class__)
     path.add(id(obj))
     for f in info.fields:
         value = getattr(obj, f.name)
-        where = f.where
+        where = f.where if prefix is None else f"{prefix}.{f.name}"
         if f.label is Label.REPEATED:
             if value is None:
                 return f"{where}: None is not a list (use an empty one)"
@@ -205,5 +209,5 @@ def _check_value(
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
         if id(x) in path:
             return f"cycle at {where}: the object refers back to an enclosing {expected}"
-        return _check_message(model, x, depth + 1, path)
+        return _check_message(model, x, depth + 1, path, where)
     return None  # pragma: no cover

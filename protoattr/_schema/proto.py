@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
-from .._core.names import _PACKAGE, nested_in, scoped_name
+from .._core.names import _PACKAGE, nested_classes, nested_in, scoped_name
 from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
@@ -232,6 +232,12 @@ class _Exporter:
                 parent = self._parent(cls)
                 if parent is not None:  # a nested message needs the one around it
                     pending.append((parent, True))
+                for inner in nested_classes(cls):  # and its declaration holds its nested ones
+                    if not issubclass(inner, enum.Enum):
+                        pending.append((inner, True))
+                    elif inner not in self.enums:
+                        self.enums[inner] = None
+                        self._name(scoped_name(inner), inner, "enum")
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
@@ -720,7 +726,7 @@ class _Exporter:
         zero that is implicit presence; otherwise it needs a declared default.
         """
         vt = f.value
-        default = f.default_factory() if f.default_factory is not None else f.default
+        default = declared_default(f)
         if f.label is Label.OPTIONAL or f.required or _message_like(vt):
             presence = "explicit"
             if default is None or _message_like(vt):
@@ -866,3 +872,11 @@ def _upper_snake(name: str) -> str:
 
 def _qual(owner: object) -> str:
     return str(getattr(owner, "__qualname__", repr(owner)))
+
+
+def declared_default(f: FieldInfo) -> Any:
+    """The default a schema declares for ``f``: what an absent field reads as on the
+    wire (an explicit-presence field's ``wire_default``, else the codec's default)."""
+    if f.wire_default is not None:
+        return f.wire_default
+    return f.default_factory() if f.default_factory is not None else f.default
