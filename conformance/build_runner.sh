@@ -16,14 +16,15 @@
 # The C++ library comes from Debian's own libprotobuf 3.21.12 packages (the
 # release v21.12 is), fetched with `apt-get download` and unpacked with `dpkg -x`
 # into WORKDIR/sysroot, so nothing is installed system-wide.  Then protoc
-# generates the messages and g++ -std=c++17 builds the runner: about a minute.
+# generates the messages and g++ -std=c++17 builds the runner: about a minute
+# of CPU (1.5 to 4 minutes of wall time on a shared two-core machine).
 #
 # WORKDIR defaults to /tmp/protoattr-conformance; the runner ends up as
 # WORKDIR/conformance-test-runner.  Run the suite with conformance/run.sh.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 TREE=$(cd "$1" && pwd)

@@ -297,7 +297,7 @@ def _fill_message(rng: random.Random, msg: Any, depth: int) -> None:
     elif name == "google.protobuf.ListValue":
         msg.extend([_json(rng, depth) for _ in range(rng.randint(0, 3))])
     elif name == "google.protobuf.Any":
-        inner = msg.__class__  # a TestAllTypes or a wrapper inside
+        # a TestAllTypes (nested Anys included) or a wrapper inside
         if depth < 3 and rng.random() < 0.5:
             payload = google_classes()[rng.choice([3, 2])]()
             _fill(rng, payload, depth + 1)
@@ -305,7 +305,6 @@ def _fill_message(rng: random.Random, msg: Any, depth: int) -> None:
             from google.protobuf import wrappers_pb2
 
             payload = wrappers_pb2.Int32Value(value=rng.choice(_INTS[:6]))
-        del inner
         msg.Pack(payload)
     elif name.startswith("google.protobuf.") and name.endswith("Value"):
         _set_field(rng, msg, msg.DESCRIPTOR.fields_by_name["value"], depth)

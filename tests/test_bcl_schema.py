@@ -98,6 +98,17 @@ def test_gen_maps_the_bcl_types_back(tmp_path: Path) -> None:
     assert twin.placed == ORDER.placed and twin.ref == ORDER.ref
 
 
+def test_gen_out_dir_maps_the_bcl_types_back(tmp_path: Path) -> None:
+    from protoattr._schema.gen import generate_files
+
+    proto = tmp_path / "order_tree.proto"
+    text = pa.default_model.schema(Order).replace("package bcltest;", "package bcltest.tree;")
+    proto.write_text(text, encoding="utf-8")
+    files = generate_files([proto])
+    assert list(files) == ["order_tree_pa.py"]  # bcl.proto is protoattr's: no module of its own
+    assert "pa.bcl.DateTime" in files["order_tree_pa.py"]
+
+
 def test_exported_text_through_protoc_reads_the_same_in_upb(tmp_path: Path) -> None:
     proto = tmp_path / "order_protoc.proto"
     text = pa.default_model.schema(Order).replace("package bcltest;", "package bcltest.pc;")

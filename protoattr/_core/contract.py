@@ -152,14 +152,12 @@ class ContractInfo:
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
         (``None``: the contract has none); a nested contract has its outermost's."""
-        if self.cls in _DECLARED:
-            return _names.package_of_class(self.cls)
-        return _names.package_of(self.cls, self.options.package)
+        return _names.package_of_class(self.cls, self.options.package)
 
     @property
     def scoped_name(self) -> str:
         """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
-        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
+        return _names.scoped_name(self.cls, self.options.name)
 
     @property
     def full_name(self) -> str:

@@ -277,7 +277,7 @@ class _Builder:
                 out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
                 out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
-        for f in message.fields:
+        for f in _text_order(message.fields):
             field = self._field(f, scope, out)
             if f.oneof is not None:
                 if f.oneof not in oneofs:
@@ -409,6 +409,20 @@ class _Builder:
                 return "inf" if number > 0 else "-inf"
             return _shortest(number, kind)
         return text  # enum names, true/false, integers: the same as in .proto text
+
+
+def _text_order(fields: list[FieldInfo]) -> list[FieldInfo]:
+    """Fields in the order the schema text declares them, which is protoc's: a oneof's
+    members together, where its first member is."""
+    out: list[FieldInfo] = []
+    done: set[str] = set()
+    for f in fields:
+        if f.oneof is None:
+            out.append(f)
+        elif f.oneof not in done:
+            done.add(f.oneof)
+            out += [m for m in fields if m.oneof == f.oneof]
+    return out
 
 
 def _with_features(field: d.FieldDescriptorProto, features: d.FeatureSet) -> d.FieldDescriptorProto:

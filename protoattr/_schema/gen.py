@@ -38,9 +38,13 @@ Types from imported files are generated too when the requested files use them.
 Services become ``@pa.service`` Protocols; extensions and options other than
 those above are left out.
 
-The work is split in three: :mod:`.gen_descriptors` indexes protoc's descriptors,
-:mod:`.gen_render` writes one module's source from them, :mod:`.gen_text` holds the
-source text helpers.  This module runs protoc and is the entry point.
+The work is split: :mod:`.gen_descriptors` indexes protoc's descriptors,
+:mod:`.gen_layout` lays out one module per file (``--out-dir``), :mod:`.gen_render`
+writes one module's source (its services in :mod:`.gen_services`), with the Python
+declarations of protobuf types in :mod:`.gen_types` and the source text helpers in
+:mod:`.gen_text`.  This module runs protoc and is the entry point;
+:func:`generate_source` and :func:`generate_modules` are the descriptors-in,
+source-out path without protoc.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
-from .._core.names import _PACKAGE, nested_in, scoped_name
+from .._core.names import _PACKAGE, nested_classes, nested_in, scoped_name
 from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
@@ -231,6 +231,12 @@ class _Exporter:
                 parent = self._parent(cls)
                 if parent is not None:  # a nested message needs the one around it
                     pending.append((parent, True))
+                for inner in nested_classes(cls):  # and its declaration holds its nested ones
+                    if not issubclass(inner, enum.Enum):
+                        pending.append((inner, True))
+                    elif inner not in self.enums:
+                        self.enums[inner] = None
+                        self._name(scoped_name(inner), inner, "enum")
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
