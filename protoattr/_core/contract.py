@@ -223,6 +223,26 @@ def declared_subtypes(cls: type) -> dict[int, type]:
     return dict(_DECLARED_SUBTYPES.get(cls, {}))
 
 
+def _inherit_bcl_options(cls: type, options: ContractOptions) -> ContractOptions:
+    """A subtype takes its contract base's compatibility_level and include_date_time_kind
+    where it names none (protobuf-net's CompatibilityLevel attribute is inherited)."""
+    base = contract_base(cls)
+    if base is None:
+        return options
+    inherited = _DECLARED[base]
+    level = options.compatibility_level
+    kind = options.include_date_time_kind
+    if (level is not None or inherited.compatibility_level is None) and (
+        kind is not None or inherited.include_date_time_kind is None
+    ):
+        return options
+    return dataclasses.replace(
+        options,
+        compatibility_level=inherited.compatibility_level if level is None else level,
+        include_date_time_kind=inherited.include_date_time_kind if kind is None else kind,
+    )
+
+
 def contract_base(cls: type) -> type | None:
     """The nearest base class of ``cls`` that is a contract."""
     for base in cls.__mro__[1:]:
@@ -294,7 +314,7 @@ def proto_contract(
         if frame.f_code.co_name != "<module>":
             _LOCALS[c] = dict(frame.f_locals)
         with _LOCK:
-            _DECLARED[c] = options
+            _DECLARED[c] = _inherit_bcl_options(c, options)
             _RESOLVED.pop(c, None)
         try:
             resolve(c)

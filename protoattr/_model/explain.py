@@ -10,11 +10,10 @@ first field whose value does not fit.
 from __future__ import annotations
 
 import datetime
-import decimal
 import enum
+import importlib
 import math
 import sys
-import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -106,11 +105,11 @@ def _short(x: Any) -> str:
 
 _NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
 #: the bcl.proto kinds: the Python type each holds and its encoder (which says what fails)
-_BCL: dict[Kind, tuple[type, Any]] = {
-    Kind.BCL_DATETIME: (datetime.datetime, _bcl.encode_datetime),
-    Kind.BCL_TIMESPAN: (datetime.timedelta, _bcl.encode_timespan),
-    Kind.BCL_DECIMAL: (decimal.Decimal, _bcl.encode_decimal),
-    Kind.BCL_GUID: (uuid.UUID, _bcl.encode_guid),
+_BCL: dict[Kind, tuple[str, Any]] = {
+    Kind.BCL_DATETIME: ("datetime.datetime", _bcl.encode_datetime),
+    Kind.BCL_TIMESPAN: ("datetime.timedelta", _bcl.encode_timespan),
+    Kind.BCL_DECIMAL: ("decimal.Decimal", _bcl.encode_decimal),  # imported when used
+    Kind.BCL_GUID: ("uuid.UUID", _bcl.encode_guid),
 }
 _NOT_LISTS = (str, bytes, bytearray, memoryview, Mapping)
 
@@ -199,7 +198,9 @@ def _check_value(
             return f"{where}: expected timedelta, got {type(x).__name__} {x!r}"
         return _fits(encode_duration, x, where)
     if kind in _BCL:
-        held, encode = _BCL[kind]
+        where_type, encode = _BCL[kind]
+        module, name = where_type.split(".")
+        held: type = getattr(importlib.import_module(module), name)
         if not isinstance(x, held):
             return f"{where}: expected {held.__name__}, got {type(x).__name__} {x!r}"
         return _fits(encode, x, where)

@@ -66,6 +66,9 @@ WELL_KNOWN = {
     **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in WRAPPER_NAMES},
     # protobuf-net's bcl.proto (protoattr ships it: protobuf-net/bcl.proto)
     **{f".bcl.{name}": f"pa.bcl.{name}" for name in ("DateTime", "TimeSpan", "Decimal", "Guid")},
+    ".bcl.DateTime.DateTimeKind": "pa.bcl.DateTimeKind",
+    ".bcl.DateTime.TimeSpanScale": "pa.bcl.TimeSpanScale",
+    ".bcl.TimeSpan.TimeSpanScale": "pa.bcl.TimeSpanScale",
 }
 #: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
 #: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``

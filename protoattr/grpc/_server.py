@@ -161,13 +161,14 @@ def _implementation_of(info: ServiceInfo, m: MethodInfo, implementation: object)
     return fn
 
 
-def _wants_context(fn: Any) -> bool:
+def _wants_context(fn: Any, takes_request: bool = True) -> bool:
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         return False
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+    needed = 2 if takes_request else 1  # a method declared without a request takes no request
+    return len(positional) >= needed or any(p.kind is p.VAR_POSITIONAL for p in params)
 
 
 class _BadRequest(Exception):
@@ -187,7 +188,7 @@ class _Call:
         self.path = f"/{info.full_name}/{m.name}"
         owner = getattr(fn, "__self__", None)
         self.where = f"{type(owner).__qualname__}.{m.attr}" if owner is not None else m.owner
-        self.with_context = _wants_context(fn)
+        self.with_context = _wants_context(fn, m.takes_request)
         self.serialize = model.serialize
         self.deserialize = model.deserialize
         self.request = m.request
@@ -202,6 +203,8 @@ class _Call:
             raise _BadRequest(exc) from None
 
     def encode(self, response: Any) -> bytes:
+        if response is None and not self.m.returns_value:  # a void operation: Empty
+            response = self.response()
         if not isinstance(response, self.response):
             raise TypeError(
                 f"{self.where} returned {type(response).__qualname__}, "
@@ -221,6 +224,8 @@ class _Call:
         return CallContext._for_server(context) if self.with_context else None
 
     def invoke(self, request: Any, ctx: CallContext | None) -> Any:
+        if not self.m.takes_request:  # declared without one: the Empty request is dropped
+            return self.fn() if ctx is None else self.fn(ctx)
         return self.fn(request) if ctx is None else self.fn(request, ctx)
 
     # -- failures ----------------------------------------------------------
