@@ -83,3 +83,20 @@ def test_ranges_and_extensions_of_another_package() -> None:
     assert "  extensions 10 to 19, 30, 1000 to max;\n" in text
     assert "extend Host {\n  optional string here = 10;\n}\n" in text
     assert "elsewhere" not in text  # it belongs to package schemaext.b's file
+
+
+@proto_contract(package="schemaext.b")
+@dataclass
+class Foreign:
+    y: pa.int32 = field(1, default=0)
+
+
+foreign = pa.extension(Host, 12, Foreign, name="schemaext.b.foreign")
+
+
+def test_another_packages_extension_does_not_bring_its_types() -> None:
+    """Regression: an extension declared under another package (a custom option of a
+    shared message) is not written, so the message type it holds is not exported either
+    (it made a one-file export span two packages)."""
+    text = pa.default_model.schema(Host, syntax="proto2")
+    assert "Foreign" not in text and "foreign" not in text

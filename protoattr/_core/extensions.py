@@ -214,6 +214,9 @@ def register(handle: Declared) -> None:
                 del old[other.info.number]
         _BY_NAME[info.full_name] = handle
         numbers[info.number] = handle
+        _ORDER.pop(info.extendee, None)
+        if other is not None:
+            _ORDER.pop(other.info.extendee, None)
 
 
 def _same(a: ExtensionInfo, b: ExtensionInfo) -> bool:
@@ -237,5 +240,33 @@ def of(extendee: type) -> list[Declared]:
     if not numbers:
         return []
     with _LOCK:
-        found = [(n, numbers.get(n)) for n in sorted(numbers.keys())]
-    return [h for _, h in found if h is not None]
+        found = [numbers.get(n) for n in _ordered(extendee, numbers)[0]]
+    return [h for h in found if h is not None]
+
+
+def numbers_of(extendee: type) -> frozenset[int]:
+    """The numbers declared as extensions of ``extendee`` (cached: ``set`` asks each time)."""
+    found = _ORDER.get(extendee)
+    if found is not None:
+        return found[1]
+    numbers = _BY_EXTENDEE.get(extendee)
+    if not numbers:
+        return frozenset()
+    with _LOCK:
+        return _ordered(extendee, numbers)[1]
+
+
+#: extendee -> its extension numbers, in order and as a set; rebuilt when one is declared
+_ORDER: weakref.WeakKeyDictionary[type, tuple[tuple[int, ...], frozenset[int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _ordered(
+    extendee: type, numbers: weakref.WeakValueDictionary[int, Declared]
+) -> tuple[tuple[int, ...], frozenset[int]]:
+    found = _ORDER.get(extendee)
+    if found is None:
+        ordered = tuple(sorted(numbers.keys()))
+        found = _ORDER[extendee] = (ordered, frozenset(ordered))
+    return found

@@ -15,11 +15,11 @@ set in the same order as on a upb message serializes to the same bytes.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .._core import extensions as _ext
+from .._core import registry
 from .._core.contract import is_contract
 from .._core.errors import ContractError, DecodeError, EncodeError
 from .._core.wire import read_tag
@@ -86,7 +86,7 @@ class Extension(Generic[M, T]):
         """The held value decoded in ``model`` (``None`` or ``[]`` when absent)."""
         self._check(msg)
         blob = get_unknown(msg, self._key(model))
-        if not blob or not _mentions(blob, self.info.number):
+        if not blob:
             return [] if self.info.repeated else None
         try:
             return model.deserialize(self.info.holder, blob).value
@@ -122,8 +122,7 @@ class Extension(Generic[M, T]):
         self._check(msg)
         key = self._key(model)
         blob = get_unknown(msg, key) or b""
-        numbers = {h.info.number for h in _ext.of(self.info.extendee)}
-        numbers.add(self.info.number)
+        numbers = _ext.numbers_of(self.info.extendee) | {self.info.number}
         set_unknown(msg, key, _rewrite(blob, self.info.number, data, numbers))
 
     # -- helpers ------------------------------------------------------------------
@@ -158,9 +157,8 @@ def present(obj: Any, extendee: type, model: CodecModel) -> list[Extension[Any, 
 
 
 def _default_model() -> CodecModel:
-    from .codecs import default
-
-    return default()
+    model: CodecModel = registry.default()
+    return model
 
 
 def fields_of(blob: bytes) -> list[tuple[int, bytes]]:
@@ -176,12 +174,7 @@ def fields_of(blob: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
-def _mentions(blob: bytes, number: int) -> bool:
-    """Whether ``blob`` may hold field ``number`` (a quick scan of its tags)."""
-    return any(n == number for n, _ in fields_of(blob))
-
-
-def _rewrite(blob: bytes, number: int, data: bytes, extensions: set[int]) -> bytes:
+def _rewrite(blob: bytes, number: int, data: bytes, extensions: frozenset[int]) -> bytes:
     """``blob`` with field ``number`` replaced by ``data``, laid out as upb writes a
     message's extensions and unknown fields: the extensions first, each at its first
     appearance (``number`` where it was, or after the others when it is new), then
@@ -242,8 +235,7 @@ def extension(
     message-typed extension a group.  ``extendee`` must declare the number in its
     ``@proto_contract(extensions=[...])`` ranges and keep unknown fields.
     """
-    caller = inspect.currentframe()
-    module = caller.f_back.f_globals.get("__name__", "") if caller and caller.f_back else ""
+    module = sys._getframe(1).f_globals.get("__name__", "")
     if is_contract(extendee) and not can_store_unknown(extendee):
         raise ContractError(
             f"{extendee.__qualname__}.[{name}]: {extendee.__qualname__} is slotted without "

@@ -16,6 +16,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from .._core import extensions as _ext
+from .._core import names as _names
 from .._core.contract import FieldInfo
 from .._core.errors import ContractError
 from .._core.types import Kind
@@ -39,6 +40,8 @@ def discover(exporter: _Exporter) -> None:
     more: list[type] = []
     groups: list[type] = []
     for info in _of(exporter):
+        if info.package != (_names.package_of_class(info.extendee) or ""):
+            continue  # declared under another package: not written with its extendee
         f = info.field
         vt = f.value
         if vt.kind is Kind.ENUM and vt.py_type is not None and vt.py_type not in exporter.enums:
