@@ -12,6 +12,8 @@ the contract layer adds every decorated class to.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -177,6 +179,20 @@ class TypeModel(CodecModel):
         from ._schema import proto as _proto
 
         return _proto.schema_files(self, cls, syntax=syntax, package=package)
+
+    def load_schema(
+        self, source: bytes | str | os.PathLike[str], include: Sequence[str | os.PathLike[str]] = ()
+    ) -> dict[str, Any]:
+        """The contracts a schema declares, made in memory, by protobuf full name.
+
+        ``source`` is a serialized ``FileDescriptorSet`` or a ``.proto`` path (parsed
+        with grpcio-tools' protoc, ``include`` its import path).  The classes are the
+        ones ``protoattr gen`` would write (services and extensions included), added to
+        this model; ``model.find(full_name)`` finds them too.
+        """
+        from ._schema import runtime as _runtime
+
+        return _runtime.load_schema(self, source, include)
 
 
 default_model = TypeModel()

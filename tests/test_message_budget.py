@@ -115,7 +115,7 @@ class Leaf:
 @proto_contract
 @dataclass
 class Middle:  # runs as a Python codec inside a native model
-    name: str = field(1, default=Odd(""))
+    name: str = field(1, default=Odd(""), wire_default=Odd(""))
     leaves: list[Leaf] = field(2, default_factory=list)
 
 
