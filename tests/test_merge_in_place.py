@@ -109,7 +109,7 @@ def _chain(depth: int, tags: list[int]) -> bytes:
     ids=["recursive_message", "corecursive"],
 )
 def test_a_repeated_deep_chain_merges_in_linear_time(unit: bytes) -> None:
-    model = NAT  # the Python codecs still rebuild at each merge: use max_messages there
+    model = NAT  # the Python codecs: tests/test_linear_time.py
     cls = alltypes.TestAllTypesProto3
     model.deserialize(cls, unit)
     small, large = unit * (50_000 // len(unit)), unit * (200_000 // len(unit))
@@ -119,3 +119,14 @@ def test_a_repeated_deep_chain_merges_in_linear_time(unit: bytes) -> None:
     t_large = time.perf_counter() - began
     assert a == b == model.deserialize(cls, unit)  # merging a chain into itself: the chain
     assert t_large < 0.1  # 200 kB: linear, about 10 ms per MB (upb: about 4 ms per MB)
+
+
+def test_pa_merge_never_merges_into_the_callers_objects() -> None:
+    """A merge into the caller's object builds new nested values (as it always did):
+    only what the decode itself built is merged into in place, on both backends."""
+    mine = Leaf(1, ["a"])
+    mid = Mid(plain=mine, leaf=Leaf())
+    twice = _len(2, _len(2, b"y")) * 2  # plain { tags: "y" }, twice
+    out = pa.merge(mid, twice)
+    assert out.plain.tags == ["a", "y", "y"]
+    assert mine == Leaf(1, ["a"])  # untouched

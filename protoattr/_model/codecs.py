@@ -88,20 +88,25 @@ def _bare_list(items: Any) -> ContractError:
     )
 
 
-def _generate(
-    info: ContractInfo, context: _codegen.CodecContext
-) -> tuple[_codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any]]:
-    """The generated Python source of ``info``'s codec and its compiled functions."""
+_Generated = tuple[
+    _codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any], Callable[..., Any]
+]
+
+
+def _generate(info: ContractInfo, context: _codegen.CodecContext) -> _Generated:
+    """The generated Python source of ``info``'s codec and its compiled functions
+    (encode, decode, and merge: see ``_codegen._Generator.merger``)."""
     generated = _codegen.codec_source(info, context)
     stem = generated.stem
     functions = _compiler.compile_functions(
         generated.source,
         dict(generated.namespace),
-        [f"encode_{stem}", f"decode_{stem}"],
+        [f"encode_{stem}", f"decode_{stem}", f"merge_{stem}"],
         qualname=info.cls.__qualname__,
         module=info.cls.__module__,
     )
-    return generated, functions[f"encode_{stem}"], functions[f"decode_{stem}"]
+    made = (functions[f"encode_{stem}"], functions[f"decode_{stem}"], functions[f"merge_{stem}"])
+    return (generated, *made)
 
 
 class Codec:
@@ -109,7 +114,7 @@ class Codec:
 
     __slots__ = (
         "_info", "_model", "_source", "_source_fn", "cls", "decode", "deterministic", "encode",
-        "generated",
+        "generated", "merge",
     )  # fmt: skip
 
     def __init__(self, model: CodecModel, cls: type, *, deterministic: bool = False) -> None:
@@ -122,6 +127,9 @@ class Codec:
         self._info: ContractInfo | None = None
         self.encode: Callable[[Any], bytes] = self._lazy_encode
         self.decode: Callable[[bytes, int, int, int, Any], Any] = self._lazy_decode
+        #: (buf, pos, end, depth, obj) -> obj: the generated Python codecs' merge into
+        #: an object the decode built (always Python: the engine merges in place itself)
+        self.merge: Callable[[bytes, int, int, int, Any], Any] = self._lazy_merge
 
     @property
     def compiled(self) -> bool:
@@ -154,6 +162,10 @@ class Codec:
     def _lazy_decode(self, buf: bytes, pos: int, end: int, depth: int, base: Any) -> Any:
         self._model._install(self)
         return self.decode(buf, pos, end, depth, base)
+
+    def _lazy_merge(self, buf: bytes, pos: int, end: int, depth: int, obj: Any) -> Any:
+        self.merge = self._model._python_merge(self)
+        return self.merge(buf, pos, end, depth, obj)
 
     def __repr__(self) -> str:
         state = "compiled" if self.compiled else "lazy"
@@ -198,7 +210,8 @@ class CodecModel:
         self._codecs: dict[type, Codec] = {}
         self._det_codecs: dict[type, Codec] = {}  # serialize(..., deterministic=True)
         #: generated Python codecs (source, encode, decode), made on first need
-        self._python: dict[type, tuple[_codegen.GeneratedSource, Any, Any]] = {}
+        self._python: dict[type, _Generated] = {}
+        self._det_python: dict[type, _Generated] = {}  # the deterministic codecs'
         self._deferred: dict[type, None] = {}  # run by plans; Python codec not made yet
         self._added: dict[type, None] = {}
         self._lists: dict[Any, Any] = {}
@@ -278,6 +291,7 @@ class CodecModel:
         codec._info = None
         codec.encode = codec._lazy_encode
         codec.decode = codec._lazy_decode
+        codec.merge = codec._lazy_merge
         if self._native is not None:
             self._native.reset(codec.cls)
 
@@ -386,14 +400,21 @@ class CodecModel:
                 codec._source_fn = lambda: self._python_codec(codec)[0].source
                 self._deferred[codec.cls] = None
                 return
-            generated, encode, decode = self._python_codec(codec)
+            generated, encode, decode, merge = self._python_codec(codec)
+            codec.merge = merge
             codec.encode = encode
             codec.decode = decode
             codec.source = generated.source  # last: "compiled" means fully installed
 
-    def _python_codec(
-        self, codec: Codec
-    ) -> tuple[_codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any]]:
+    def _python_merge(self, codec: Codec) -> Callable[..., Any]:
+        """``codec``'s generated Python merge (a deterministic codec decodes and merges
+        as the ordinary one does)."""
+        if codec.deterministic:
+            self._install(codec)
+            return self._det_python[codec.cls][3]
+        return self._python_codec(codec)[3]
+
+    def _python_codec(self, codec: Codec) -> _Generated:
         """``codec``'s generated Python source and functions, made on first call."""
         with self._lock:
             made = self._python.get(codec.cls)
@@ -431,7 +452,10 @@ class CodecModel:
             if codec.compiled:
                 return
             info = self.info(codec.cls)
-            generated, encode, decode = _generate(info, self._det_context)
+            made = _generate(info, self._det_context)
+            self._det_python[codec.cls] = made
+            generated, encode, decode, merge = made
+            codec.merge = merge
             codec._info = info
             codec.generated = generated
             codec.encode = encode

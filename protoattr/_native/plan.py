@@ -17,7 +17,6 @@ backend's own.
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 import warnings
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from .._core import convert as _convert
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
+from .._python.plain import init_assigns as _init_assigns
 from .._python.runtime import (
     BUDGET,
     UNKNOWN_KEY,
@@ -626,49 +626,6 @@ def _ctor_spec(
             kwnames.append(init_name)
     late = tuple(index[f.name] for f in fields if f.init_name is None)
     return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
-
-
-def _init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
-    """The fields, in the order their class's ``__init__`` assigns them, when that
-    ``__init__`` is the one ``@dataclass`` generated and does nothing else; else None.
-
-    Such an ``__init__`` is ``self.a = a; self.b = b; ...`` over the dataclass fields in
-    definition order (every argument is given: the decoder passes every field), so
-    ``object.__new__(cls)`` and the same assignments through the generic setattr build
-    the identical object (same ``__dict__``, same order) without a Python frame: about
-    half the cost of a record on decode.  Anything else ``__init__`` could do -- a
-    ``__post_init__``, an ``InitVar``, an ``init=False`` field set from its default, a
-    frozen class, a hand-written ``__init__``, a custom ``__new__``/``__setattr__`` or
-    metaclass ``__call__`` -- keeps the call of the class.
-    """
-    cls = info.cls
-    params = cls.__dict__.get("__dataclass_params__")
-    init = cls.__dict__.get("__init__")
-    code = getattr(init, "__code__", None)
-    if params is None or not params.init or params.frozen or info.validated or code is None:
-        return None
-    if code.co_filename != "<string>" or getattr(init, "__qualname__", None) != (
-        f"{cls.__qualname__}.__init__"
-    ):
-        return None  # not the generated one
-    if (
-        hasattr(cls, "__post_init__")
-        or cls.__new__ is not object.__new__  # type: ignore[comparison-overlap]
-        or cls.__setattr__ is not object.__setattr__  # type: ignore[comparison-overlap]
-        or type(cls).__call__ is not type.__call__
-    ):
-        return None
-    declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
-    names = [f.name for f in declared]
-    arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
-    if sorted(arguments) != sorted(names) or any(not f.init for f in declared):
-        return None  # an InitVar, or a field __init__ sets by itself
-    index = {f.name: i for i, f in enumerate(info.fields)}
-    if len(index) != len(names) or any(
-        n not in index or info.fields[index[n]].init_name != n for n in names
-    ):
-        return None  # a dataclass field the contract leaves out (its default: __init__'s)
-    return tuple(index[n] for n in names)
 
 
 def _unknown_spec(cls: type, info: ContractInfo) -> tuple[Any, ...] | None:

@@ -32,6 +32,7 @@ from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType,
 from .._core.errors import DecodeError, EncodeError
 from .._core.types import INT_RANGES, Kind
 from . import runtime as _runtime
+from .plain import merges_in_place, takes_merge_in_place
 
 __all__ = ["CodecContext", "codec_source"]
 
@@ -146,6 +147,9 @@ class _Generator:
         }
         self._counter = 0
         self._where = self.qual
+        #: before a merge in place in ``decode``: only into what this very call built
+        #: (a ``base`` and what it holds may be the caller's or a shared default)
+        self._own = "base is None and "
         self._enum_tables: dict[Any, dict[int, Any]] = {}
 
     # -- shared helpers -------------------------------------------------
@@ -682,6 +686,110 @@ class _Generator:
     def unknown_var(self, level: type) -> str:
         return f"u_{self.levels.index(level)}"
 
+    def flat_in_place(self, cls: type | None) -> bool:
+        """Whether a ``cls`` object a decode built may take a later occurrence's fields
+        in place (:func:`~protoattr._python.plain.merges_in_place`; no hierarchy)."""
+        if cls is None or self.ctx.parent_of(cls) is not None or self.ctx.children_of(cls):
+            return False
+        return merges_in_place(self.ctx.info_for(cls), True)
+
+    def merger(self) -> list[str]:
+        """``merge_<Name>(buf, pos, end, depth, obj)``: protobuf's merge of the message
+        ``buf[pos:end]`` into ``obj``, an object of exactly this class that this decode
+        built, straight into its attributes (a list grows, a message merges on down),
+        counted and depth-checked as a message; returns ``obj``.  What ``decode`` with
+        ``obj`` as ``base`` builds anew (an equal object) at the cost of every field,
+        so that a message field repeated n times costs its new fields, not n rebuilds.
+        A class that cannot merge in place (:meth:`flat_in_place`) merges by ``decode``.
+        On failure ``obj`` may be half-merged: the decode that built it fails with it."""
+        cls = self.info.cls
+        src = _Source()
+        src(f"def merge_{self.ident}(buf, pos, end, depth, obj):")
+        src.indent()
+        if not self.flat_in_place(cls):
+            src(f"return decode_{self.ident}(buf, pos, end, depth, obj)")
+            return src.lines
+        maxd = self.ctx.max_depth
+        self.levels = [cls]
+        self._own = ""  # everything obj holds was built by this decode (or is excluded)
+        src(f"if depth > {maxd}:")
+        src.indent()(f"raise _too_deep({self.qual!r}, {maxd}, pos)")
+        src.dedent()
+        if self.ctx.max_messages is not None:
+            src("_budget.left -= 1")
+            src("if _budget.left < 0:")
+            src.indent()(f"raise _too_many({self.qual!r}, {self.ctx.max_messages}, pos)")
+            src.dedent()
+        fields = self.ctx.own_fields(cls)
+        unknown = self.unknown_var(cls) if self.preserve_unknown(cls) else None
+        if unknown is not None:
+            src(f"{unknown} = b''")
+        src("try:")
+        with src.indent():
+            src("while pos < end:")
+            with src.indent():
+                if unknown is not None:
+                    src("t0 = pos")
+                src("tag = buf[pos]")
+                src("pos += 1")
+                src("if tag >= 128:")
+                src.indent()("tag, pos = _rtag(buf, pos - 1)")
+                src.dedent()
+                skip = f"pos = _skip(buf, pos, end, tag, depth, {maxd})"
+                known = [t for f in fields for t, _ in self._field_decoders(f, "end", unknown, 0)]
+                if len(known) > 8:  # an unknown field skips the chain of tests below at once
+                    src(f"if tag not in {self.const(frozenset(known), 'known')}:")
+                    with src.indent():
+                        src(skip)
+                        if unknown is not None:
+                            self.ns["_ucat"] = _runtime.unknown_append
+                            src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+                        src("continue")
+                keyword = "if"
+                for f in fields:
+                    group = [f.name] + [
+                        g.name
+                        for g in fields
+                        if f.oneof is not None and g.oneof == f.oneof and g.name != f.name
+                    ]
+                    for tag, lines in self._field_decoders(f, "end", unknown, 0):
+                        src(f"{keyword} tag == {tag}:")
+                        keyword = "elif"
+                        with src.indent():
+                            for name in group:
+                                src(f"f_{name} = obj.{name}")
+                            for line in lines:
+                                src(line)
+                            for name in group:
+                                src(f"_setattr(obj, {name!r}, f_{name})")
+                if keyword == "if":
+                    src(skip)
+                else:
+                    src("else:")
+                    src.indent()(skip)
+                if unknown is not None:
+                    self.ns["_ucat"] = _runtime.unknown_append
+                    src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+                if keyword != "if":
+                    src.dedent()
+            src("if pos != end:")
+            src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
+            src.dedent()
+        src("except _DecodeError:")
+        src.indent()("raise")
+        src.dedent()
+        src("except (IndexError, ValueError, ArithmeticError, _struct_error) as exc:")
+        src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
+        src.dedent()
+        if unknown is not None:
+            self.ns["_set_unknown"] = _runtime.set_unknown
+            src(f"if {unknown}:")
+            kept = f"({self.unknown_get(cls, 'obj')} or b'')"
+            src.indent()(f"_set_unknown(obj, {self.unknown_key(cls)!r}, {kept} + {unknown})")
+            src.dedent()
+        src("return obj")
+        return src.lines
+
     def _copy_from_base(self, src: _Source, level: type) -> None:
         for f in self.ctx.own_fields(level):
             if f.label is Label.REPEATED:
@@ -887,6 +995,7 @@ class _Generator:
         lines = self._decode_value(
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
             tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
+            in_place=takes_merge_in_place(f) and self.flat_in_place(f.value.py_type),
         )  # fmt: skip
         return [(single_tag, lines)]
 
@@ -915,8 +1024,10 @@ class _Generator:
         unknown: str | None = None,
         tag: int = 0,
         merge: str | None = None,
+        in_place: bool = False,
     ) -> list[str]:
-        """Lines that read one value at ``pos + skip`` and run ``store`` (a template) on it."""
+        """Lines that read one value at ``pos + skip`` and run ``store`` (a template) on it;
+        ``in_place``: a message of this decode's own merges into that object itself."""
         kind = vt.kind
         if vt.decode_with is not None and kind is not Kind.ENUM:
             store = store.format(f"{self.const(vt.decode_with, 'from_wire')}({{}})")
@@ -996,7 +1107,12 @@ class _Generator:
             if vt.encode_with is not None and merge is not None:  # merge into the surrogate
                 to_wire = self.const(vt.encode_with, "to_wire")
                 merge = f"(None if {merge} is None else {to_wire}({merge}))"
-            lines.append(store.format(self._nested(vt, codec, merge)))
+            if in_place and merge is not None:  # the engine's takes_in_place
+                own = f"{self._own}{merge}.__class__ is {self.const(vt.py_type, 'cls')}"
+                fn = f"({codec}.merge if {own} else {codec}.decode)"
+                lines.append(store.format(f"{fn}(buf, pos, e, depth + 1, {merge})"))
+            else:
+                lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:
             self.ns["_dec_ts"] = _runtime.decode_timestamp
             lines.append(
@@ -1204,4 +1320,6 @@ def codec_source(info: ContractInfo, ctx: CodecContext) -> GeneratedSource:
     lines += gen.encoder()
     lines.append("")
     lines += _drop_needless_pass(gen.decoder())
+    lines.append("")
+    lines += gen.merger()
     return GeneratedSource("\n".join(lines) + "\n", gen.ns, gen.ident)
