@@ -251,6 +251,34 @@ def json_target() -> Target:
     return Target("json", json_diff.ours()[3], check, seeds, about, model, mutate)
 
 
+# -- text format against text_format ---------------------------------------------------
+
+
+def text_target() -> Target:
+    """Text format (UTF-8) read and printed by protoattr and by text_format:
+    :mod:`fuzz.text_diff` says what must agree."""
+    from . import text_diff
+
+    model = text_diff.models()[0]
+
+    def check(data: bytes) -> None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return  # text_format reads str; protoattr's UTF-8 errors are tested elsewhere
+        try:
+            text_diff.check(text, model)
+        except text_diff.Finding as exc:
+            raise Finding(str(exc)) from exc
+
+    def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+        texts = [p.decode("utf-8", "replace") for p in pool]
+        return text_diff.mutate(rng, data.decode("utf-8", "replace"), texts).encode("utf-8")
+
+    about = "TestAllTypesProto3/2 text format: protoattr and text_format agree"
+    return Target("text", alltypes.TestAllTypesProto3, check, text_diff.seeds, about, model, mutate)
+
+
 def all_targets() -> dict[str, Callable[[], Target]]:
     """Name -> a function building the target (building compiles its codecs)."""
     out: dict[str, Callable[[], Target]] = {}
@@ -275,4 +303,5 @@ def all_targets() -> dict[str, Callable[[], Target]]:
 
         out[family] = build_family
     out["json"] = json_target
+    out["text"] = text_target
     return out

@@ -28,6 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
+from ._model.extensions import Extension, extension
 from ._stream import (
     PrefixStyle,
     deserialize_items,
@@ -104,6 +105,9 @@ to_json = default_model.to_json
 from_json = default_model.from_json
 to_dict = default_model.to_dict
 from_dict = default_model.from_dict
+to_text = default_model.to_text
+from_text = default_model.from_text
+load_schema = default_model.load_schema
 
 __all__ = [
     "Any",
@@ -113,6 +117,7 @@ __all__ = [
     "Duration",
     "Empty",
     "EncodeError",
+    "Extension",
     "FieldMask",
     "Ignored",
     "JsonValue",
@@ -137,14 +142,17 @@ __all__ = [
     "deserialize_items_async",
     "deserialize_with_length_prefix",
     "dotnet_service_name",
+    "extension",
     "field",
     "fixed32",
     "fixed64",
     "float32",
     "from_dict",
     "from_json",
+    "from_text",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",
@@ -162,6 +170,7 @@ __all__ = [
     "sint64",
     "to_dict",
     "to_json",
+    "to_text",
     "uint32",
     "uint64",
     "which_oneof",

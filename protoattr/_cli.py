@@ -6,10 +6,10 @@
                      [--out-dir DIR]
     protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py | --out-dir DIR] [-I PATH ...]
                   [--time exact|datetime]
-    protoattr decode MODULE:CLASS [FILE] [--json] [--delimited [STYLE]]
-                                          (--json: protobuf's canonical JSON)
+    protoattr decode MODULE:CLASS [FILE] [--json | --text] [--delimited [STYLE]]
+                                          (--json: canonical JSON; --text: text format)
     protoattr decode-raw [FILE] [--delimited [STYLE]]
-    protoattr encode MODULE:CLASS [FILE]          (canonical JSON in, protobuf bytes out)
+    protoattr encode MODULE:CLASS [FILE] [--text]  (JSON or text format in, protobuf bytes out)
     protoattr compile MODULE -o FILE
     protoattr --version
 
@@ -109,8 +109,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="decode protobuf bytes as a contract and print it")
     p.add_argument("target", metavar="MODULE:CLASS")
     p.add_argument("file", nargs="?", metavar="FILE", help="the bytes (default: stdin)")
-    p.add_argument(
+    form = p.add_mutually_exclusive_group()
+    form.add_argument(
         "--json", action="store_true", help="print canonical proto3 JSON instead of the repr"
+    )
+    form.add_argument(
+        "--text", action="store_true", help="print protobuf's text format (protoc --decode's)"
     )
     _delimited_option(p)
     p.set_defaults(run=_decode)
@@ -125,6 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("target", metavar="MODULE:CLASS")
     p.add_argument("file", nargs="?", metavar="FILE", help="the JSON (default: stdin)")
+    p.add_argument(
+        "--text", action="store_true", help="read protobuf's text format instead of JSON"
+    )
     p.set_defaults(run=_encode)
 
     p = sub.add_parser("compile", help="write a module of ahead-of-time compiled codecs")
@@ -210,6 +217,9 @@ def _decode(args: argparse.Namespace) -> int:
         obj: Any = _plain(lambda: default_model.deserialize(cls, data), data)
         if args.json:  # protobuf's canonical JSON mapping (see docs/json.md)
             print(default_model.to_json(obj, ensure_ascii=False))
+        elif args.text:  # protobuf's text format (see docs/text-format.md)
+            sys.stdout.write(default_model.to_text(obj))
+            sys.stdout.flush()
         else:
             print(repr(obj))
         return 0
@@ -217,6 +227,8 @@ def _decode(args: argparse.Namespace) -> int:
         obj = _framed(i, default_model.deserialize, cls, body)
         if args.json:
             print(default_model.to_json(obj, ensure_ascii=False, indent=None))
+        elif args.text:
+            print(default_model.to_text(obj, as_one_line=True))
         else:
             print(repr(obj))
     return 0
@@ -277,7 +289,11 @@ def _encode(args: argparse.Namespace) -> int:
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
-    obj: Any = default_model.from_json(cls, _read_bytes(args.file))  # the canonical JSON mapping
+    data = _read_bytes(args.file)
+    if args.text:  # protobuf's text format
+        obj: Any = default_model.from_text(cls, data)
+    else:  # the canonical JSON mapping
+        obj = default_model.from_json(cls, data)
     out = default_model.serialize(obj)
     sys.stdout.buffer.write(out)
     sys.stdout.buffer.flush()

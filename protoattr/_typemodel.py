@@ -18,6 +18,8 @@ from ._core import registry
 from ._model.codecs import CodecModel
 
 if TYPE_CHECKING:  # pathlib (with urllib and ipaddress) costs import time: ~4 ms
+    import os
+    from collections.abc import Sequence
     from pathlib import Path
 
 __all__ = ["TypeModel", "default_model"]
@@ -171,6 +173,81 @@ class TypeModel(CodecModel):
 
         return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
 
+    # -- text format (protoattr._text) ----------------------------------------
+
+    def to_text(
+        self,
+        obj: Any,
+        *,
+        as_utf8: bool = True,
+        as_one_line: bool = False,
+        use_short_repeated_primitives: bool = False,
+        pointy_brackets: bool = False,
+        use_index_order: bool = False,
+        use_field_number: bool = False,
+        indent: int = 0,
+        print_unknown_fields: bool = False,
+        force_colon: bool = False,
+    ) -> str:
+        """``obj`` in protobuf's text format: what ``text_format.MessageToString`` prints."""
+        flags = (
+            as_utf8,
+            as_one_line,
+            use_short_repeated_primitives,
+            pointy_brackets,
+            use_index_order,
+            use_field_number,
+            print_unknown_fields,
+            force_colon,
+        )
+        text: str = _text_api().to_text(self, obj, flags, indent)
+        return text
+
+    @overload
+    def from_text(
+        self,
+        cls: type[T],
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = ...,
+        allow_field_number: bool = ...,
+        allow_unknown_field: bool = ...,
+        max_recursion_depth: int | None = ...,
+    ) -> T: ...
+    @overload
+    def from_text(
+        self,
+        cls: Any,
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = ...,
+        allow_field_number: bool = ...,
+        allow_unknown_field: bool = ...,
+        max_recursion_depth: int | None = ...,
+    ) -> Any: ...
+    def from_text(
+        self,
+        cls: Any,
+        text: str | bytes,
+        *,
+        allow_unknown_extension: bool = False,
+        allow_field_number: bool = False,
+        allow_unknown_field: bool = False,
+        max_recursion_depth: int | None = None,
+    ) -> Any:
+        """Read protobuf's text format (what ``text_format.Parse`` reads) as ``cls``."""
+        from ._text import api as _text
+
+        return _text.from_text(
+            self,
+            cls,
+            text,
+            allow_unknown_extension=allow_unknown_extension,
+            allow_field_number=allow_field_number,
+            allow_unknown_field=allow_unknown_field,
+            max_recursion_depth=max_recursion_depth,
+        )
+
     def schema_files(
         self, cls: Any, *, syntax: str = "proto3", package: str | None = None
     ) -> dict[str, str]:
@@ -179,6 +256,34 @@ class TypeModel(CodecModel):
         from ._schema import proto as _proto
 
         return _proto.schema_files(self, cls, syntax=syntax, package=package)
+
+    def load_schema(
+        self, source: bytes | str | os.PathLike[str], include: Sequence[str | os.PathLike[str]] = ()
+    ) -> dict[str, Any]:
+        """The contracts a schema declares, made in memory, by protobuf full name.
+
+        ``source`` is a serialized ``FileDescriptorSet`` or a ``.proto`` path (parsed
+        with grpcio-tools' protoc, ``include`` its import path).  The classes are the
+        ones ``protoattr gen`` would write (services and extensions included), added to
+        this model; ``model.find(full_name)`` finds them too.
+        """
+        from ._schema import runtime as _runtime
+
+        return _runtime.load_schema(self, source, include)
+
+
+_TEXT_API: Any = None
+
+
+def _text_api() -> Any:
+    """``protoattr._text.api``, imported on first use (and then without an import statement
+    per call: printing small messages is a few microseconds)."""
+    global _TEXT_API
+    if _TEXT_API is None:
+        from ._text import api
+
+        _TEXT_API = api
+    return _TEXT_API
 
 
 default_model = TypeModel()

@@ -162,6 +162,28 @@ def test_encode_reads_json_formats_output(run: Any) -> None:
     assert r.out == pb.SerializeToString()
 
 
+def test_decode_text_and_encode_text_round_trip(run: Any) -> None:
+    # --text prints protobuf's text format (pa.to_text), encode --text reads it back
+    for obj in [SAMPLE, m.LEGACY[1], m.FIGURES[1], *m.VEHICLES]:
+        cls = type(obj) if not isinstance(obj, m.Vehicle) else m.Vehicle
+        target = f"tests.schema_models:{cls.__name__}"
+        data = pa.serialize(obj)
+        r = run("decode", target, "--text", stdin=data)
+        assert r.status == 0, r.err
+        assert r.text == pa.to_text(pa.deserialize(cls, data))
+        encoded = run("encode", target, "--text", stdin=r.out)
+        assert encoded.status == 0, encoded.err
+        assert encoded.out == data, r.text
+
+
+def test_encode_text_reports_line_and_column(run: Any) -> None:
+    r = run("encode", "tests.contracts:Task", "--text", stdin=b"id: 3\nnope: 1\n")
+    assert r.status == 1
+    assert r.err.startswith('protoattr: error: 2:1 : Message type "Task" has no field named')
+    r = run("decode", "tests.contracts:Task", "--text", "--json", stdin=b"")
+    assert r.status == 2
+
+
 def test_decode_malformed_input_names_the_offset(run: Any) -> None:
     r = run("decode", "tests.schema_models:Point", stdin=b"\x08\x01\x10")
     assert r.status == 1
@@ -382,6 +404,8 @@ def test_decode_reads_a_length_prefixed_stream(run: Any, tmp_path: Path) -> None
     ]
     r = run("decode", target, str(path), "--delimited", "--json")  # JSON Lines
     assert r.text.splitlines() == ['{"n": 1, "s": "a"}', '{"n": 2, "s": "bb"}', "{}"]
+    r = run("decode", target, str(path), "--delimited", "--text")  # one line per message
+    assert r.text.splitlines() == ['n: 1 s: "a"', 'n: 2 s: "bb"', ""]
     fixed = _stream_file(tmp_path, pa.PrefixStyle.FIXED32)
     r = run("decode", target, str(fixed), "--delimited", "fixed32")
     assert r.status == 0 and len(r.text.splitlines()) == 3, r.err

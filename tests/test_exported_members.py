@@ -19,6 +19,8 @@ EXPECTED = {
     "ContractError",
     "DecodeError",
     "EncodeError",
+    "Extension",
+    "extension",
     "PrefixStyle",
     "ProtoError",
     "TypeModel",
@@ -39,11 +41,13 @@ EXPECTED = {
     "field",
     "from_dict",
     "from_json",
+    "from_text",
     "fixed32",
     "fixed64",
     "float32",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",
@@ -61,6 +65,7 @@ EXPECTED = {
     "sint64",
     "to_dict",
     "to_json",
+    "to_text",
     "uint32",
     "uint64",
     "which_oneof",
@@ -116,6 +121,6 @@ def test_import_protoattr_does_not_import_grpc() -> None:
 def test_module_shortcuts_use_the_default_model() -> None:
     for name in (
         "serialize", "deserialize", "merge", "deep_clone", "measure", "add_subtype",
-        "to_json", "from_json", "to_dict", "from_dict",
+        "to_json", "from_json", "to_dict", "from_dict", "to_text", "from_text",
     ):  # fmt: skip
         assert getattr(pa, name).__self__ is pa.default_model, name

@@ -29,6 +29,7 @@ LAYERS: list[set[str]] = [
     {"_service"},
     {"_json"},
     {"_schema", "_stream", "_aot", "_raw", "_cli_frames"},
+    {"_text"},
     {"_typemodel"},
     {"wrappers", "bcl", "grpc", "_cli"},
     {"__init__", "__main__"},

@@ -121,6 +121,8 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: ``extensions=``: the inclusive field-number ranges other declarations may extend
+    extensions: tuple[tuple[int, int], ...] = ()
     #: every scalar's Python default is also its ``wire_default`` (protobuf-net's
     #: ``[DefaultValue]`` on every member; protoattr 0.x's behaviour)
     wire_defaults: bool = False
@@ -267,6 +269,7 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    extensions: Iterable[tuple[int, int] | range] = (),
     wire_defaults: bool = False,
     compatibility_level: int | None = None,
     include_date_time_kind: bool | None = None,
@@ -277,6 +280,9 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
+    makes the contract's full name ``package.Name``.  ``extensions`` lists the
+    inclusive field-number ranges (``[(100, 199)]``, protobuf's ``extensions 100 to
+    199;``) that :func:`protoattr.extension` declarations may use.
     makes the contract's full name ``package.Name``.  ``compatibility_level`` is
     protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
     fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
@@ -292,6 +298,7 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        extensions=_extension_ranges(extensions),
         wire_defaults=wire_defaults,
         compatibility_level=compatibility_level,
         include_date_time_kind=include_date_time_kind,
@@ -373,6 +380,10 @@ def _check_subtype_tag(cls: type, base: type | None, tag: int) -> None:
     if _is_reserved(tag, base_info.options):
         raise ContractError(
             f"{cls.__qualname__}: subtype tag {tag} is reserved in {base.__qualname__}"
+        )
+    if in_extension_range(tag, base_info.options):
+        raise ContractError(
+            f"{cls.__qualname__}: subtype tag {tag} is in an extension range of {base.__qualname__}"
         )
 
 
@@ -741,12 +752,40 @@ def _check_oneof_defaults(
             )
 
 
+def _extension_ranges(
+    ranges: Iterable[tuple[int, int] | range],
+) -> tuple[tuple[int, int], ...]:
+    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options);
+    a ``range(100, 200)`` is ``(100, 199)``, as in ``reserved=``."""
+    try:
+        return tuple(
+            (r.start, r.stop - 1) if isinstance(r, range) and r.step == 1 else tuple(r)  # type: ignore[misc]
+            for r in ranges
+        )
+    except TypeError:
+        raise ContractError(
+            f"extensions= takes (first, last) field-number pairs, like [(100, 199)], not {ranges!r}"
+        ) from None
+
+
+def in_extension_range(number: int, options: ContractOptions) -> bool:
+    """Whether ``number`` is in one of the contract's ``extensions=`` ranges."""
+    return any(lo <= number <= hi for lo, hi in options.extensions)
+
+
 def _check_options(qual: str, options: ContractOptions) -> None:
     """The class-level options are well typed (a float tag would never match)."""
     for r in options.reserved:
         if not (isinstance(r, (str, range)) or _is_tag_number(r)):
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
+            )
+    for pair in options.extensions:
+        ok = len(pair) == 2 and all(_is_tag_number(n) for n in pair)
+        if not (ok and 1 <= pair[0] <= pair[1] <= MAX_FIELD_NUMBER):
+            raise ContractError(
+                f"{qual}: extensions= takes (first, last) field-number pairs with "
+                f"1 <= first <= last <= {MAX_FIELD_NUMBER}, not {pair!r}"
             )
     level = options.compatibility_level
     if level is not None and level not in _bcl.LEVELS:
@@ -787,6 +826,8 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         seen[f.tag] = f.name
         if _is_reserved(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
+        if in_extension_range(f.tag, options):
+            raise ContractError(f"{qual}.{f.name}: tag {f.tag} is in an extension range")
         if f.proto_name in reserved_names or f.name in reserved_names:
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
 

@@ -12,10 +12,11 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from .._core.contract import MISSING, FieldInfo, Label, ValueType, zero_value
+from .._core.contract import MISSING, FieldInfo, Label, ValueType, declared_options, zero_value
 from .._core.errors import ContractError, EncodeError
 from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from .._core.wkt import NullValue
+from . import extensions as _jsonext
 from . import forms as _jsonforms
 from .bcl import bcl_writer
 from .plan import (
@@ -84,7 +85,17 @@ def _build_writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], A
             step = (None, model.info(sub).name, _ALWAYS, None, level_writer(i + 1), _NO_DEFAULT)
             items.append((link[1], step))
         items.sort(key=lambda item: item[0])
-        return _level_writer([step for _, step in items], opts.always)
+        steps = [step for _, step in items]
+        if declared_options(level).extensions:  # extensions' "[full.name]" keys go in too
+            return _jsonext.extendable_writer(
+                model,
+                level,
+                _level_writer(steps, False),
+                {step[1]: tag for tag, step in items},
+                [(s[1], s[5]) for s in steps if s[5] is not _NO_DEFAULT] if opts.always else [],
+                lambda holder: _writer(plans, opts, holder),
+            )
+        return _level_writer(steps, opts.always)
 
     return level_writer(0)
 

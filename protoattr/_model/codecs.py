@@ -15,7 +15,7 @@ import dataclasses
 import struct
 import typing
 from collections.abc import Callable
-from typing import IO, Any, TypeVar, overload
+from typing import IO, TYPE_CHECKING, Any, TypeVar, overload
 
 from .._core import registry
 from .._core.bcl import LEVELS
@@ -50,6 +50,9 @@ from .._python.runtime import (
 from .._python.runtime import (
     NOT_LISTS as _NOT_LISTS,
 )
+
+if TYPE_CHECKING:
+    from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
 
@@ -257,6 +260,7 @@ class CodecModel:
         """A subtype of ``base`` was declared: its hierarchy's codecs must be regenerated."""
         with self._lock:
             self.__dict__.pop("_json_plans", None)  # and its JSON plans (protoattr._json.api)
+            self.__dict__.pop("_text_plans", None)  # and its text plans (protoattr._text)
             for cls, codec in list(self._codecs.items()):
                 if isinstance(cls, type) and (issubclass(cls, base) or issubclass(base, cls)):
                     self._reset(codec)
@@ -761,6 +765,20 @@ class CodecModel:
                 "packages (proto_contract(package=...)) or distinct name=s"
             )
         return found[0] if found else None
+
+    def find_extension(self, full_name: str) -> Extension[Any, Any] | None:
+        """The extension declared under ``full_name`` (``pa.extension(..., name=...)``),
+        or ``None``: how JSON and text format read ``[full.name]`` keys."""
+        from .._core import extensions as _ext
+
+        found = _ext.by_name(full_name)
+        return found  # type: ignore[return-value]
+
+    def extensions_of(self, cls: type) -> list[Extension[Any, Any]]:
+        """The extensions declared for contract ``cls``, in number order."""
+        from .._core import extensions as _ext
+
+        return _ext.of(cls)  # type: ignore[return-value]
 
 
 class _MessageList:

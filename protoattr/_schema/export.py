@@ -31,6 +31,7 @@ from .._core.names import scoped_name
 from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
+from . import extensions as _schemaext
 from . import wkt_files
 from .bcl import BCL_PROTO, bcl_file
 from .proto import (
@@ -185,6 +186,7 @@ class _Builder:
             syntax=x.syntax,
             edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
+        _schemaext.descriptor_fields(self, out)
         for info in services:
             x._name(info.name, info.cls, "service", (info.package or None) if x.home else None)
             for m in info.methods:  # the files the RPCs' messages come from are imported
@@ -264,6 +266,7 @@ class _Builder:
         x = self.x
         out = d.DescriptorProto(name=name)
         self._reserved(message, out)
+        out.extension_range = _schemaext.descriptor_ranges(message)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         oneofs: list[str] = []
         synthetic: list[tuple[d.FieldDescriptorProto, str]] = []

@@ -35,8 +35,10 @@ How protobuf declarations become Python:
 - comments in the ``.proto`` become docstrings and comments.
 
 Types from imported files are generated too when the requested files use them.
-Services become ``@pa.service`` Protocols; extensions and options other than
-those above are left out.
+Services become ``@pa.service`` Protocols; ``extend`` blocks become ``pa.extension``
+handles and ``extensions N to M;`` the ``extensions=`` ranges (:mod:`.gen_extensions`);
+options other than those above are left out (custom options are extensions: read them
+with their handles).
 
 The work is split: :mod:`.gen_descriptors` indexes protoc's descriptors,
 :mod:`.gen_layout` lays out one module per file (``--out-dir``), :mod:`.gen_render`

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from . import descriptor as d
+from . import gen_extensions as _genext
 from .gen_descriptors import (
     CLOSED,
     DELIMITED,
@@ -117,6 +118,7 @@ class Writer(ServiceWriter):
         self.layout = layout
         self.imports: set[str] = set()  # the files whose modules this one imports
         self.services: list[tuple[d.FileDescriptorProto, int, d.ServiceDescriptorProto]] = []
+        self.extensions: list[_genext.Declared] = []  # the requested files' extend fields
         self.chosen: dict[str, Type] = {}
         self.uses: set[str] = set()  # "enum", "datetime", "timedelta"
         self.mutable_defaults = False  # a field whose type ruff does not know is immutable
@@ -140,6 +142,8 @@ class Writer(ServiceWriter):
             for i, s in enumerate(fd.service)
         ]
         pending += self._service_types(self.services)
+        self.extensions = _genext.declared(self)
+        pending += _genext.types_used(self, self.extensions)
         while pending:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
@@ -167,10 +171,16 @@ class Writer(ServiceWriter):
         for t in messages:
             blocks.append(self._message(t))
             self.done.add(t.full_name)
+        first_is_code = not blocks and bool(self.extensions)  # after imports: one blank line
+        if self.extensions:
+            blocks.append(_genext.render(self, self.extensions))
         blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
-        return self._header() + "\n\n\n".join(blocks) + "\n"
+        header = self._header()
+        if first_is_code:
+            header = header.rstrip("\n") + "\n\n"
+        return header + "\n\n\n".join(blocks) + "\n"
 
     def _ref_type(self, f: d.FieldDescriptorProto) -> Type | None:
         if not f.type_name:
@@ -352,6 +362,9 @@ class Writer(ServiceWriter):
         reserved = reserved_option(m)
         if reserved:
             options.append(f"reserved={reserved}")
+        ranges = _genext.ranges_option(m)
+        if ranges:
+            options.append(f"extensions={ranges}")
         if self._short(t) != t.name:
             options.append(f"name={str_literal(t.name)}")
         package = _claimable(t, self.layout)

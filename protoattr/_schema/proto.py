@@ -70,6 +70,7 @@ from .._core.names import _PACKAGE, nested_classes, nested_in, scoped_name
 from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
+from . import extensions as _schemaext
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -267,6 +268,7 @@ class _Exporter:
                     pending.append((link[0], True))
             if as_message:
                 message.as_message = True
+        _schemaext.discover(self)  # and what the extensions of these messages use
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
@@ -480,6 +482,7 @@ class _Exporter:
             if self._here(enum_cls) and self._parent(enum_cls) is None:
                 body += self._enum(enum_cls)
                 body.append("")
+        body += _schemaext.extend_blocks(self)
         services = [
             s for s in self.services if not self.home or (s.package or None) == self.package
         ]
@@ -553,6 +556,7 @@ class _Exporter:
         decl = message.info.scoped_name.rpartition(".")[2]
         lines: list[str] = [] if group else [f"{_INDENT * depth}message {decl} {{"]
         lines += self._reserved(message, pad)
+        lines += _schemaext.range_lines(self, message, pad)
         if not group:  # nested declarations first, as protoc lists them before map entries
             nested, nested_enums = self._children(message.cls)
             for inner in nested:
