@@ -12,13 +12,15 @@ the contract layer adds every decorated class to.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ._core import registry
 from ._model.codecs import CodecModel
+
+if TYPE_CHECKING:  # pathlib (with urllib and ipaddress) costs import time: ~4 ms
+    import os
+    from collections.abc import Sequence
+    from pathlib import Path
 
 __all__ = ["TypeModel", "default_model"]
 

@@ -1,6 +1,6 @@
 """``import protoattr`` imports only what a binary round trip needs (issue 20: start-up).
 
-attrs, uuid (which imports platform), decimal and the service declarations are
+attrs, uuid (which imports platform), decimal, pathlib and the service declarations are
 imported when a program uses them: a program with an attrs class, a UUID or a
 Decimal has imported their modules already, and ``pa.service``/``pa.UUIDBytes``
 load on first use.
@@ -11,15 +11,26 @@ from __future__ import annotations
 import subprocess
 import sys
 
-LAZY = ("attrs", "attr", "uuid", "platform", "decimal", "protoattr._service", "google.protobuf")
+LAZY = (
+    "attrs",
+    "attr",
+    "uuid",
+    "platform",
+    "decimal",
+    "pathlib",
+    "protoattr._service",
+    "google.protobuf",
+)
 
 
 def _modules_after(code: str) -> set[str]:
+    """The modules ``code`` imported (not those the interpreter's start-up had, such as an
+    editable install's finder importing pathlib)."""
+    script = (
+        f"import sys\nbefore = set(sys.modules)\n{code}\nprint(' '.join(set(sys.modules) - before))"
+    )
     out = subprocess.run(
-        [sys.executable, "-c", f"import sys\n{code}\nprint(' '.join(sys.modules))"],
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
     return set(out.split())
 
