@@ -99,8 +99,8 @@ class DnsRecord:
     value: str = field(2, required=True)
     first: str = field(3, required=True)
     last: str = field(4, required=True)
-    type: str = field(5, default=DNS_DEFAULT_TYPE)
-    ttl: int32 = field(6, default=DNS_DEFAULT_TTL)
+    type: str = field(5, default=DNS_DEFAULT_TYPE, wire_default=DNS_DEFAULT_TYPE)
+    ttl: int32 = field(6, default=DNS_DEFAULT_TTL, wire_default=DNS_DEFAULT_TTL)
 
 
 @dataclass

@@ -13,8 +13,9 @@ The article's schema is proto2 with two defaults::
     message DnsResponse { repeated DnsRecord records = 1; }
 
 "A record that matches the default value does not need to be included in the
-serialized output."  protoattr's ``field(5, default="A")`` has exactly that
-meaning.  The article compares sizes raw and gzip-compressed, and times:
+serialized output."  protoattr's ``field(5, default="A", wire_default="A")`` has
+exactly that meaning (a plain ``default=`` is the constructor's only).  The
+article compares sizes raw and gzip-compressed, and times:
 
 * ``get``: turning the Python data (a list of dicts) into the library's classes;
 * ``ser``: get + serialize; ``ser_compressed``: get + serialize + compress;
@@ -50,8 +51,8 @@ class DnsRecord:
     value: str = field(2, required=True)
     first: str = field(3, required=True)
     last: str = field(4, required=True)
-    type: str = field(5, default="A")  # [default = "A"]: "A" is not written
-    ttl: pa.int32 = field(6, default=86400)  # [default = 86400]
+    type: str = field(5, default="A", wire_default="A")  # [default = "A"]: "A" is not written
+    ttl: pa.int32 = field(6, default=86400, wire_default=86400)  # [default = 86400]
 
 
 @proto_contract

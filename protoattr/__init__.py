@@ -13,7 +13,7 @@ import typing as _typing
 
 from ._core.contract import closed_enum, proto_contract
 from ._core.errors import ContractError, DecodeError, EncodeError, ProtoError
-from ._core.fields import field, member
+from ._core.fields import Ignored, field, member
 from ._core.oneof import which_oneof
 from ._core.types import (
     fixed32,
@@ -28,6 +28,7 @@ from ._core.types import (
     uint32,
     uint64,
 )
+from ._model.extensions import Extension, extension
 from ._stream import (
     PrefixStyle,
     deserialize_items,
@@ -104,6 +105,7 @@ to_json = default_model.to_json
 from_json = default_model.from_json
 to_dict = default_model.to_dict
 from_dict = default_model.from_dict
+load_schema = default_model.load_schema
 
 __all__ = [
     "Any",
@@ -113,7 +115,9 @@ __all__ = [
     "Duration",
     "Empty",
     "EncodeError",
+    "Extension",
     "FieldMask",
+    "Ignored",
     "JsonValue",
     "ListValue",
     "NullValue",
@@ -136,6 +140,7 @@ __all__ = [
     "deserialize_items_async",
     "deserialize_with_length_prefix",
     "dotnet_service_name",
+    "extension",
     "field",
     "fixed32",
     "fixed64",
@@ -144,6 +149,7 @@ __all__ = [
     "from_json",
     "int32",
     "int64",
+    "load_schema",
     "measure",
     "member",
     "merge",

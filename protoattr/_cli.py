@@ -6,8 +6,9 @@
                      [--out-dir DIR]
     protoattr gen FILE.proto [FILE.proto ...] [-o OUT.py | --out-dir DIR] [-I PATH ...]
                   [--time exact|datetime]
-    protoattr decode MODULE:CLASS [FILE] [--json]   (--json: protobuf's canonical JSON)
-    protoattr decode-raw [FILE]
+    protoattr decode MODULE:CLASS [FILE] [--json] [--delimited [STYLE]]
+                                          (--json: protobuf's canonical JSON)
+    protoattr decode-raw [FILE] [--delimited [STYLE]]
     protoattr encode MODULE:CLASS [FILE]          (canonical JSON in, protobuf bytes out)
     protoattr compile MODULE -o FILE
     protoattr --version
@@ -111,10 +112,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print canonical proto3 JSON instead of the repr"
     )
+    _delimited_option(p)
     p.set_defaults(run=_decode)
 
     p = sub.add_parser("decode-raw", help="print any protobuf bytes without a schema")
     p.add_argument("file", nargs="?", metavar="FILE", help="the bytes (default: stdin)")
+    _delimited_option(p)
     p.set_defaults(run=_decode_raw)
 
     p = sub.add_parser(
@@ -129,6 +132,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.set_defaults(run=_compile)
     return parser
+
+
+def _delimited_option(p: argparse.ArgumentParser) -> None:
+    from ._cli_frames import STYLES
+
+    p.add_argument(
+        "--delimited",
+        nargs="?",
+        const="base128",
+        choices=STYLES,
+        metavar="STYLE",
+        help="the input is a stream of length-prefixed messages (writeDelimitedTo, "
+        "pa.serialize_items): STYLE base128 (default), fixed32 or fixed32-be",
+    )
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -188,20 +205,71 @@ def _decode(args: argparse.Namespace) -> int:
 
     _, cls = _target(args.target, need_class=True)
     assert cls is not None
-    obj: Any = default_model.deserialize(cls, _read_bytes(args.file))
-    if args.json:  # protobuf's canonical JSON mapping (see docs/json.md)
-        print(default_model.to_json(obj, ensure_ascii=False))
-    else:
-        print(repr(obj))
+    data = _read_bytes(args.file)
+    if args.delimited is None:
+        obj: Any = _plain(lambda: default_model.deserialize(cls, data), data)
+        if args.json:  # protobuf's canonical JSON mapping (see docs/json.md)
+            print(default_model.to_json(obj, ensure_ascii=False))
+        else:
+            print(repr(obj))
+        return 0
+    for i, body in _frames(data, args.delimited):  # one line per message (JSON Lines)
+        obj = _framed(i, default_model.deserialize, cls, body)
+        if args.json:
+            print(default_model.to_json(obj, ensure_ascii=False, indent=None))
+        else:
+            print(repr(obj))
     return 0
 
 
 def _decode_raw(args: argparse.Namespace) -> int:
     from ._raw import decode_raw
 
-    sys.stdout.write(decode_raw(_read_bytes(args.file)))
+    data = _read_bytes(args.file)
+    if args.delimited is None:
+        sys.stdout.write(_plain(lambda: decode_raw(data), data))
+    else:
+        for i, body in _frames(data, args.delimited):
+            text = _framed(i, decode_raw, body)
+            sys.stdout.write(
+                f"# message {i}\n{text}" + ("\n" if text and not text.endswith("\n") else "")
+            )
     sys.stdout.flush()
     return 0
+
+
+def _plain(decode: Any, data: bytes) -> Any:
+    """``decode()``; if it fails on what is a length-prefixed stream, the error says so."""
+    from ._cli_frames import looks_delimited
+
+    try:
+        return decode()
+    except ProtoError as exc:
+        if looks_delimited(data):
+            raise CliError(
+                f"{exc} (the input looks like a stream of length-prefixed messages: "
+                "try --delimited)"
+            ) from None
+        raise
+
+
+def _frames(data: bytes, style: str) -> Any:
+    """``(index, bytes)`` of each message of a length-prefixed stream."""
+    from ._cli_frames import frames
+
+    try:
+        for i, (_, body) in enumerate(frames(data, style)):
+            yield i, body
+    except ProtoError as exc:
+        raise CliError(f"--delimited {style}: {exc}") from None
+
+
+def _framed(index: int, decode: Any, *args: Any) -> Any:
+    """``decode(*args)`` for message ``index`` of a stream, its errors saying which."""
+    try:
+        return decode(*args)
+    except ProtoError as exc:
+        raise CliError(f"message {index} of the stream: {exc}") from None
 
 
 def _encode(args: argparse.Namespace) -> int:

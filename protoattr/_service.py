@@ -18,7 +18,8 @@ and peer (on a server) or carries options and receives the response metadata
 (on a client), as protobuf-net.Grpc's ``CallContext`` does.  Method names
 become PascalCase gRPC names (``get_product`` -> ``GetProduct``) unless
 ``@rpc(name=...)`` says otherwise; ``@service(..., naming="protobuf-net")`` also drops
-a trailing ``Async``, as protobuf-net.Grpc does for .NET code-first services, and
+a trailing ``Async`` and maps methods without a request or ``-> None`` to
+``google.protobuf.Empty``, as protobuf-net.Grpc does for .NET code-first services, and
 :func:`dotnet_service_name` gives the service name such a .NET service has by default.
 
 This module only declares; the grpcio glue (servers, clients, status codes)
@@ -86,6 +87,10 @@ class MethodInfo:
     server_streaming: bool
     takes_context: bool  # the declaration has a CallContext parameter
     owner: str  # "Class.method", for messages
+    #: False for a method declared without a request (it takes google.protobuf.Empty)
+    takes_request: bool = True
+    #: False for a unary method declared ``-> None`` (it returns google.protobuf.Empty)
+    returns_value: bool = True
 
     @property
     def shape(self) -> str:
@@ -134,8 +139,10 @@ def service(full_name: str, *, naming: str = "grpc") -> Callable[[C], C]:
     ``naming`` is how method names become gRPC names: ``"grpc"`` PascalCases them
     (``get_product`` -> ``GetProduct``); ``"protobuf-net"`` also drops a trailing
     ``Async`` (``get_product_async`` -> ``GetProduct``), as protobuf-net.Grpc names the
-    operations of a .NET code-first service.  ``@rpc(name=...)`` wins over both, as
-    ``[Operation("Name")]`` does.
+    operations of a .NET code-first service, and takes a method declared without a
+    request, or ``-> None``, as protobuf-net.Grpc takes a no-argument or ``void``
+    operation: ``google.protobuf.Empty`` on the wire.  ``@rpc(name=...)`` wins over both
+    namings, as ``[Operation("Name")]`` does.
     """
     if not isinstance(full_name, str) or not _SERVICE_NAME.fullmatch(full_name):
         raise ContractError(
@@ -304,6 +311,10 @@ def _method(
         raise ContractError(f"{where}: an RPC is an instance method whose first parameter is self")
     params = params[1:]
     hints = _hints(cls, fn, where, final)
+    dotnet = naming == "protobuf-net"
+    if dotnet and (not params or (len(params) == 1 and _is_context(hints.get(params[0].name)))):
+        # protobuf-net.Grpc's no-argument operation: google.protobuf.Empty on the wire
+        return _without_request(attr, name, params, hints, where)
     if not params:
         raise ContractError(f"{where}: an RPC takes a request (a contract or an iterator of one)")
     if len(params) > 2 or any(
@@ -328,10 +339,41 @@ def _method(
     if "return" not in hints:
         raise ContractError(f"{where}: annotate the response type (-> a contract or an iterator)")
     request, client_streaming = _message_type(hints[request_param.name], where, "request")
-    response, server_streaming = _message_type(hints["return"], where, "response")
+    if dotnet:  # a void operation returns google.protobuf.Empty
+        response, server_streaming, returns_value = _response_type(hints["return"], where)
+    else:
+        response, server_streaming = _message_type(hints["return"], where, "response")
+        returns_value = True
     return MethodInfo(
-        attr, name, request, response, client_streaming, server_streaming, takes_context, where
-    )
+        attr, name, request, response, client_streaming, server_streaming, takes_context, where,
+        returns_value=returns_value,
+    )  # fmt: skip
+
+
+def _response_type(annotation: Any, where: str) -> tuple[type, bool, bool]:
+    """``(the contract, streamed?, a value?)``: ``-> None`` is a unary ``Empty`` response,
+    as protobuf-net.Grpc maps a ``void`` operation."""
+    if annotation is None or annotation is type(None):
+        from ._core.wkt import Empty
+
+        return Empty, False, False
+    response, streamed = _message_type(annotation, where, "response")
+    return response, streamed, True
+
+
+def _without_request(
+    attr: str, name: str, params: list[inspect.Parameter], hints: dict[str, Any], where: str
+) -> MethodInfo:
+    """A method declared without a request: it takes ``google.protobuf.Empty``."""
+    from ._core.wkt import Empty
+
+    if "return" not in hints:
+        raise ContractError(f"{where}: annotate the response type (-> a contract or an iterator)")
+    response, server_streaming, returns_value = _response_type(hints["return"], where)
+    return MethodInfo(
+        attr, name, Empty, response, False, server_streaming, bool(params), where,
+        takes_request=False, returns_value=returns_value,
+    )  # fmt: skip
 
 
 def _is_context(annotation: Any) -> bool:

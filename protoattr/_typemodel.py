@@ -12,6 +12,8 @@ the contract layer adds every decorated class to.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -94,6 +96,7 @@ class TypeModel(CodecModel):
         self,
         obj: Any,
         *,
+        type: Any = None,
         preserving_proto_field_name: bool = False,
         use_integers_for_enums: bool = False,
         always_print_fields_with_no_presence: bool = False,
@@ -101,12 +104,16 @@ class TypeModel(CodecModel):
         sort_keys: bool = False,
         ensure_ascii: bool = True,
     ) -> str:
-        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes."""
+        """``obj`` as canonical proto3 JSON text: what ``json_format.MessageToJson`` writes.
+
+        A list of contracts is a JSON array (``type=list[T]`` checks its items); a
+        plain ``dict`` needs ``type=pa.Struct`` (see :meth:`to_dict`)."""
         from ._json import api as _json
 
         return _json.to_json(
             self,
             obj,
+            type=type,
             preserving_proto_field_name=preserving_proto_field_name,
             use_integers_for_enums=use_integers_for_enums,
             always_print_fields_with_no_presence=always_print_fields_with_no_presence,
@@ -119,16 +126,22 @@ class TypeModel(CodecModel):
         self,
         obj: Any,
         *,
+        type: Any = None,
         preserving_proto_field_name: bool = False,
         use_integers_for_enums: bool = False,
         always_print_fields_with_no_presence: bool = False,
     ) -> Any:
-        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes."""
+        """``obj`` as a canonical JSON value (a dict): what ``json_format.MessageToDict`` makes.
+
+        ``type=list[T]`` for a top-level list (a JSON array); ``type=pa.Struct``,
+        ``pa.ListValue`` or ``pa.JsonValue`` to print a plain ``dict``, ``list`` or
+        scalar in those types' form (numbers as doubles), which is otherwise refused."""
         from ._json import api as _json
 
         return _json.to_dict(
             self,
             obj,
+            type=type,
             preserving_proto_field_name=preserving_proto_field_name,
             use_integers_for_enums=use_integers_for_enums,
             always_print_fields_with_no_presence=always_print_fields_with_no_presence,
@@ -166,6 +179,20 @@ class TypeModel(CodecModel):
         from ._schema import proto as _proto
 
         return _proto.schema_files(self, cls, syntax=syntax, package=package)
+
+    def load_schema(
+        self, source: bytes | str | os.PathLike[str], include: Sequence[str | os.PathLike[str]] = ()
+    ) -> dict[str, Any]:
+        """The contracts a schema declares, made in memory, by protobuf full name.
+
+        ``source`` is a serialized ``FileDescriptorSet`` or a ``.proto`` path (parsed
+        with grpcio-tools' protoc, ``include`` its import path).  The classes are the
+        ones ``protoattr gen`` would write (services and extensions included), added to
+        this model; ``model.find(full_name)`` finds them too.
+        """
+        from ._schema import runtime as _runtime
+
+        return _runtime.load_schema(self, source, include)
 
 
 default_model = TypeModel()

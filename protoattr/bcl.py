@@ -18,36 +18,53 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
+import enum
 import uuid
 from typing import Annotated
 
-from ._core.bcl import (
-    DateTime,
-    DateTimeTicks,
-    DateTimeWithKind,
-    Form,
-    TimeSpan,
-    TimeSpanTicks,
-)
+from ._core.bcl import DateTime, DateTimeTicks, DateTimeWithKind, Form, TimeSpan, TimeSpanTicks
 from ._core.contract import proto_contract
 from ._core.fields import field
 from ._core.types import sint64, uint32
 
 __all__ = [
     "DateTime",
+    "DateTimeKind",
     "DateTimeTicks",
     "DateTimeWithKind",
     "Decimal",
     "Guid",
     "ScaledTicks",
     "TimeSpan",
+    "TimeSpanScale",
     "TimeSpanTicks",
 ]
+
 
 #: ``decimal.Decimal`` as protobuf-net's ``bcl.Decimal``.
 Decimal = Annotated[decimal.Decimal, Form.DECIMAL]
 #: ``uuid.UUID`` as protobuf-net's ``bcl.Guid``.
 Guid = Annotated[uuid.UUID, Form.GUID]
+
+
+class DateTimeKind(enum.IntEnum):
+    """bcl.DateTime's ``kind`` (.NET's ``DateTimeKind``), for fields a schema types so."""
+
+    UNSPECIFIED = 0
+    UTC = 1
+    LOCAL = 2
+
+
+class TimeSpanScale(enum.IntEnum):
+    """bcl.TimeSpan's and bcl.DateTime's ``scale``: the unit of ``value``."""
+
+    DAYS = 0
+    HOURS = 1
+    MINUTES = 2
+    SECONDS = 3
+    MILLISECONDS = 4
+    TICKS = 5  # 100 ns
+    MINMAX = 15  # value -1: MinValue, 1: MaxValue
 
 
 @proto_contract(name="ScaledTicks", package="protoattr.bcl")

@@ -350,8 +350,8 @@ class DnsRecord:
     value: str = field(2, required=True)
     first: str = field(3, required=True)
     last: str = field(4, required=True)
-    type: str = field(5, default="A")
-    ttl: pa.int32 = field(6, default=86400)
+    type: str = field(5, default="A", wire_default="A")
+    ttl: pa.int32 = field(6, default=86400, wire_default=86400)
 
 
 @proto_contract
@@ -360,10 +360,11 @@ class DnsResponse:
     records: list[DnsRecord] = field(1, default_factory=list)
 
 
-@proto_contract
+@proto_contract(wire_defaults=True)
 @dataclass
 class Defaults:
-    """``default=`` on every kind that has a proto2 ``[default = ...]``."""
+    """``default=`` on every kind that has a proto2 ``[default = ...]``, made the wire's
+    default by ``wire_defaults=True``."""
 
     i32: pa.int32 = field(1, default=-5)
     u64: pa.uint64 = field(2, default=2**64 - 1)

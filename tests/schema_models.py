@@ -146,7 +146,7 @@ class Card:
     rank: pa.int32 = field(2, default=0)
 
 
-@proto_contract
+@proto_contract(wire_defaults=True)  # its Python defaults are the proto2 [default = ...]
 @dataclass(kw_only=True)
 class Legacy:
     """What only proto2 and editions can say: defaults, required, groups, closed enums."""

@@ -63,8 +63,8 @@ CASES: list[tuple[dict[str, Any], str]] = [
     ({"tags": {"a": 1}}, r"Box.tags: expected a list, got dict \{'a': 1\}"),
     ({"parts": {1: Part()}}, r"Box.parts: expected a list, got dict"),
     ({"level": 7}, r"Box.level: 7 is not a member of the closed enum Level"),
-    ({"levels": [1, 7]}, r"Box.levels: 7 is not a member of the closed enum Level"),
-    ({"named": {"k": 9}}, r"Box.named\[value\]: 9 is not a member of the closed enum Level"),
+    ({"levels": [1, 7]}, r"Box.levels\[1\]: 7 is not a member of the closed enum Level"),
+    ({"named": {"k": 9}}, r"Box.named\['k'\]: 9 is not a member of the closed enum Level"),
     ({"part": None}, r"Box.part: None is not a Part \(declare it Optional\[\.\.\.\]\)"),
     ({"when": None}, r"Box.when: None is not a .*Timestamp \(declare it Optional"),
     ({"took": None}, r"Box.took: None is not a .*Duration \(declare it Optional"),
@@ -72,7 +72,7 @@ CASES: list[tuple[dict[str, Any], str]] = [
     ({"parts": None}, r"Box.parts: None is not a repeated Part"),
     ({"counts": None}, r"Box.counts: None is not a map<string, int64> \(use an empty one\)"),
     ({"parts": [Part(), None]}, r"Box.parts\[1\]: expected Part, got NoneType None"),
-    ({"inside": Box(part=None)}, r"Box.part: None is not a Part"),  # one level down
+    ({"inside": Box(part=None)}, r"Box.inside.part: None is not a Part"),  # one level down
 ]
 
 
@@ -143,7 +143,11 @@ def test_an_object_nested_deeper_than_python_recurses_is_an_encode_error() -> No
     ("items", "list_type", "message"),
     [
         ([Part(), None], list[Part], r"list\[Part\]\[1\]: expected Part, got NoneType None"),
-        ([Part(), Part(x=2**31)], list[Part], r"Part.x: 2147483648 does not fit int32"),
+        (
+            [Part(), Part(x=2**31)],
+            list[Part],
+            r"list\[Part\]\[1\]\.x: 2147483648 does not fit int32",
+        ),
         ([1, "x"], list[int], r"list\[int\]\[1\]: expected int64, got str 'x'"),
         ([1, None], list[pa.int32], r"list\[.*\]\[1\]: expected int32, got NoneType None"),
         ("abc", list[str], r"list\[str\]: expected a list, got str 'abc'"),

@@ -532,3 +532,22 @@ def test_an_oversized_uint32_is_an_error_even_if_a_later_one_fits() -> None:
     data = H("0A 0E 18 FF FF FF FF FF FF FF FF FF 01 18 01 10 01")
     with pytest.raises(DecodeError, match="does not fit uint32"):
         MODEL.deserialize(Dec, data)
+
+
+@proto_contract(compatibility_level=200)
+@dataclass
+class BaseEvent:
+    at: datetime = field(1)
+
+
+@proto_contract(subtype_tag=10)
+@dataclass
+class Shipped(BaseEvent):
+    eta: datetime = field(2, default=datetime.min)
+
+
+def test_a_subtype_inherits_its_base_level() -> None:
+    # protobuf-net's [CompatibilityLevel] is inherited by derived types
+    data = MODEL.serialize(Shipped(datetime.min, datetime.min))
+    assert data == H("52 06 12 04 08 01 10 0F 0A 04 08 01 10 0F")
+    assert MODEL.deserialize(BaseEvent, data) == Shipped(datetime.min, datetime.min)

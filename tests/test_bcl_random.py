@@ -101,3 +101,16 @@ def test_every_scale_at_the_edges(m: pa.TypeModel) -> None:
     for when in [datetime(1, 1, 1, 0, 0, 0, 1), datetime(9999, 12, 31, 23, 59, 59, 999998),
                  datetime(1969, 12, 31, 23, 59, 59, 999999), datetime(1970, 1, 1)]:  # fmt: skip
         assert m.deserialize(Raw, m.serialize(Raw(when))).when == when
+
+
+@FEW
+@given(st.lists(whens, max_size=2), st.lists(waits, max_size=2), st.lists(totals, max_size=2),
+       st.lists(refs, max_size=2))  # fmt: skip
+def test_json_round_trips(
+    when: list[datetime], wait: list[timedelta], total: list[Decimal], ref: list[UUID]
+) -> None:
+    obj = All(when, wait, total, ref)
+    back = pa.from_json(All, pa.to_json(obj))
+    assert back == obj
+    assert [x.as_tuple() for x in back.total] == [x.as_tuple() for x in total]
+    assert [x.tzinfo for x in back.when] == [x.tzinfo for x in when]

@@ -98,6 +98,17 @@ def test_gen_maps_the_bcl_types_back(tmp_path: Path) -> None:
     assert twin.placed == ORDER.placed and twin.ref == ORDER.ref
 
 
+def test_gen_out_dir_maps_the_bcl_types_back(tmp_path: Path) -> None:
+    from protoattr._schema.gen import generate_files
+
+    proto = tmp_path / "order_tree.proto"
+    text = pa.default_model.schema(Order).replace("package bcltest;", "package bcltest.tree;")
+    proto.write_text(text, encoding="utf-8")
+    files = generate_files([proto])
+    assert list(files) == ["order_tree_pa.py"]  # bcl.proto is protoattr's: no module of its own
+    assert "pa.bcl.DateTime" in files["order_tree_pa.py"]
+
+
 def test_exported_text_through_protoc_reads_the_same_in_upb(tmp_path: Path) -> None:
     proto = tmp_path / "order_protoc.proto"
     text = pa.default_model.schema(Order).replace("package bcltest;", "package bcltest.pc;")
@@ -125,3 +136,39 @@ def test_json_options_print_as_json_format_does() -> None:
             {"preserving_proto_field_name": True},
         ]:
             assert pa.to_dict(obj, **options) == json_format.MessageToDict(msg, **options)
+
+
+GET_PROTO_STYLE = """syntax = "proto3";
+package bcltest.getproto;
+import "protobuf-net/bcl.proto";
+
+message Foo {
+  bcl.TimeSpan span = 1;
+  bcl.DateTime when = 2;
+  bcl.DateTime.DateTimeKind zone = 3;
+  bcl.Guid id = 4;
+  bcl.Decimal amount = 5;
+  repeated bcl.DateTime history = 6;
+}
+"""
+
+
+def test_gen_reads_a_schema_that_names_bcl_enums_too(tmp_path: Path) -> None:
+    # the shape of protobuf-net's own using_bcl.proto test schema
+    proto = tmp_path / "foo_getproto.proto"
+    proto.write_text(GET_PROTO_STYLE, encoding="utf-8")
+    source = generate([proto])
+    assert "zone: pa.bcl.DateTimeKind = pa.field(3, default=pa.bcl.DateTimeKind.UNSPECIFIED)" in (
+        source
+    )
+    path = tmp_path / "foo_getproto.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("bcl_foo_getproto", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bcl_foo_getproto"] = module
+    spec.loader.exec_module(module)
+    foo = module.Foo(when=ORDER.placed, zone=pa.bcl.DateTimeKind.UTC, history=[datetime.min])
+    data = pa.serialize(foo)
+    assert data == bytes.fromhex("12 09 08 b6 e7 88 a4 ae 5b 10 04 18 01 32 04 08 01 10 0f")
+    assert pa.deserialize(module.Foo, data) == foo

@@ -355,3 +355,51 @@ def test_version(run: Any) -> None:
     assert r.status == 0, r.err
     assert r.text == f"protoattr {pa.__version__}\n"
     assert pa.__version__ == importlib.metadata.version("protoattr")
+
+
+# ------------------------------------------- length-prefixed streams (issue 22.7)
+
+
+def _stream_file(tmp_path: Path, style: pa.PrefixStyle = pa.PrefixStyle.BASE128) -> Path:
+    from tests.cli_stream_models import Reading
+
+    buf = io.BytesIO()
+    pa.serialize_items(buf, [Reading(1, "a"), Reading(2, "bb"), Reading()], style=style)
+    path = tmp_path / "readings.bin"
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_decode_reads_a_length_prefixed_stream(run: Any, tmp_path: Path) -> None:
+    path = _stream_file(tmp_path)
+    target = "tests.cli_stream_models:Reading"
+    r = run("decode", target, str(path), "--delimited")
+    assert r.status == 0, r.err
+    assert r.text.splitlines() == [
+        "Reading(n=1, s='a')",
+        "Reading(n=2, s='bb')",
+        "Reading(n=0, s='')",
+    ]
+    r = run("decode", target, str(path), "--delimited", "--json")  # JSON Lines
+    assert r.text.splitlines() == ['{"n": 1, "s": "a"}', '{"n": 2, "s": "bb"}', "{}"]
+    fixed = _stream_file(tmp_path, pa.PrefixStyle.FIXED32)
+    r = run("decode", target, str(fixed), "--delimited", "fixed32")
+    assert r.status == 0 and len(r.text.splitlines()) == 3, r.err
+
+
+def test_a_stream_given_to_a_plain_decode_gets_a_hint(run: Any, tmp_path: Path) -> None:
+    path = _stream_file(tmp_path)
+    r = run("decode", "tests.cli_stream_models:Reading", str(path))
+    assert r.status == 1
+    assert "looks like a stream of length-prefixed messages: try --delimited" in r.err
+    r = run("decode-raw", str(path))
+    assert r.status == 1 and "try --delimited" in r.err
+
+
+def test_decode_raw_reads_a_length_prefixed_stream(run: Any, tmp_path: Path) -> None:
+    path = _stream_file(tmp_path)
+    r = run("decode-raw", str(path), "--delimited")
+    assert r.status == 0, r.err
+    assert r.text == '# message 0\n1: 1\n2: "a"\n# message 1\n1: 2\n2: "bb"\n# message 2\n'
+    r = run("decode-raw", str(path), "--delimited", "fixed32")
+    assert r.status == 1 and "--delimited fixed32: message length" in r.err

@@ -215,12 +215,12 @@ def test_field_with_no_tag_and_no_default() -> None:
     raises_naming(build, "wrong")
 
 
-def test_untagged_field_with_a_default_is_just_not_serialized() -> None:
+def test_an_ignored_field_is_just_not_serialized() -> None:
     @proto_contract
     @dataclass
     class Partial:
         tagged: pa.int32 = field(1, default=0)
-        local: str = "not on the wire"
+        local: pa.Ignored[str] = "not on the wire"
 
     assert pa.serialize(Partial(1, "changed")) == b"\x08\x01"
     assert pa.deserialize(Partial, b"\x08\x01") == Partial(1)

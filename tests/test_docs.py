@@ -149,6 +149,7 @@ def run_page(path: Path, cwd: Path) -> dict[str, object]:
     try:
         for block in blocks(path):
             if block.title is not None:
+                (cwd / block.title).parent.mkdir(parents=True, exist_ok=True)
                 (cwd / block.title).write_text(block.code + "\n", encoding="utf-8")
             if block.lang == "console":
                 run_console(path, block, cwd)

@@ -134,3 +134,112 @@ def test_a_python_server_answers_on_the_dotnet_paths() -> None:
             assert client.add_async(MultiplyRequest(2, 3), timeout=5) == MultiplyResult(5)
     finally:
         server.stop(None)
+
+
+# ValueTask PingAsync(); ValueTask ResetAsync(CallContext context = default);
+# ValueTask<MultiplyResult> LastAsync(); ValueTask StoreAsync(MultiplyResult result)
+@pa.service("MegaCorp.Memory", naming="protobuf-net")
+class Memory(Protocol):
+    def ping_async(self) -> None: ...
+    def reset_async(self, context: pa.CallContext = pa.CallContext.NONE) -> None: ...
+    def last_async(self) -> MultiplyResult: ...
+    def store_async(self, request: MultiplyResult) -> None: ...
+
+
+class MemoryImpl:
+    def __init__(self) -> None:
+        self.value = MultiplyResult(0)
+        self.resets: list[bool] = []
+
+    def ping_async(self) -> None:
+        return None
+
+    def reset_async(self, context: pa.CallContext) -> None:
+        self.resets.append(context is not None)
+        self.value = MultiplyResult(0)
+
+    def last_async(self) -> MultiplyResult:
+        return self.value
+
+    def store_async(self, request: MultiplyResult) -> None:
+        self.value = request
+
+
+def test_void_and_no_argument_operations_are_empty_on_the_wire() -> None:
+    info = service_info(Memory)
+    assert [(m.name, m.request, m.response) for m in info.methods] == [
+        ("Ping", pa.Empty, pa.Empty),
+        ("Reset", pa.Empty, pa.Empty),
+        ("Last", pa.Empty, MultiplyResult),
+        ("Store", MultiplyResult, pa.Empty),
+    ]
+    assert "rpc Ping(google.protobuf.Empty) returns (google.protobuf.Empty);" in (
+        pa.default_model.schema(Memory)
+    )
+    grpc = pytest.importorskip("grpc")
+    import protoattr.grpc as pg
+
+    impl = MemoryImpl()
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    pg.add_service(server, Memory, impl)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            # a .NET code-first client sends an empty message and reads one back
+            assert channel.unary_unary("/MegaCorp.Memory/Ping")(b"", timeout=5) == b""
+            client = pg.client(Memory, channel)
+            assert client.ping_async(timeout=5) is None
+            assert client.store_async(MultiplyResult(42), timeout=5) is None
+            assert client.last_async(timeout=5) == MultiplyResult(42)
+            assert client.reset_async(timeout=5) is None
+            assert impl.resets == [True] and impl.value == MultiplyResult(0)
+    finally:
+        server.stop(None)
+
+
+def test_only_the_protobuf_net_naming_maps_void_to_empty() -> None:
+    with pytest.raises(pa.ContractError, match="an RPC takes a request"):
+
+        @pa.service("MegaCorp.Plain")
+        class Plain(Protocol):
+            def ping(self) -> MultiplyResult: ...
+
+    with pytest.raises(pa.ContractError, match="is not a contract"):
+
+        @pa.service("MegaCorp.Plain2")
+        class Plain2(Protocol):
+            def store(self, request: MultiplyResult) -> None: ...
+
+
+class AsyncMemoryImpl(MemoryImpl):
+    async def ping_async(self) -> None:  # type: ignore[override]
+        return None
+
+    async def last_async(self) -> MultiplyResult:  # type: ignore[override]
+        return self.value
+
+
+def test_void_operations_over_grpc_aio() -> None:
+    import asyncio
+
+    grpc = pytest.importorskip("grpc")
+    import protoattr.grpc as pg
+
+    async def main() -> None:
+        server = grpc.aio.server()
+        pg.add_service(server, Memory, AsyncMemoryImpl())
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                client = pg.client(Memory, channel)
+                assert await client.ping_async(timeout=5) is None
+                assert await client.store_async(MultiplyResult(7), timeout=5) is None
+                assert await client.last_async(timeout=5) == MultiplyResult(7)
+                raw = channel.unary_unary("/MegaCorp.Memory/Ping")
+                assert await raw(b"", timeout=5) == b""
+        finally:
+            await server.stop(None)
+
+    asyncio.run(main())

@@ -31,7 +31,7 @@ def _cycles() -> dict[str, tuple[Any, str]]:
         "left": (left, "cycle at Tree.left"),
         "list": (listed, "cycle at Tree.children[1]"),
         "map": (mapped, "cycle at Tree.forest['k']"),
-        "hierarchy": (F.Zoo([dog]), "cycle at Dog.friends[0]"),
+        "hierarchy": (F.Zoo([dog]), "cycle at Zoo.animals[0].friends[0]"),  # from the root
     }
 
 

@@ -134,7 +134,7 @@ def test_value_that_does_not_fit(name: str, value: Any) -> None:
 
 @pytest.mark.parametrize(("name", "value"), BAD_VALUES, ids=[f"{n}={v!r}" for n, v in BAD_VALUES])
 def test_bad_value_in_a_nested_message_names_the_nested_field(name: str, value: Any) -> None:
-    assert_nothing_written(Outer("x", Holder(**{name: value})), name, "Holder")
+    assert_nothing_written(Outer("x", Holder(**{name: value})), f"holder.{name}", "Outer")
 
 
 @pytest.mark.parametrize(
@@ -162,8 +162,9 @@ def test_bad_element_in_a_list_or_map(name: str, value: Any) -> None:
     assert_nothing_written(Lists(**{name: value}), name)
 
 
-def test_bad_value_in_a_listed_message_names_that_message() -> None:
-    assert_nothing_written(Lists(inners=[c.Inner(), c.Inner(a=2**31)]), "a", "Inner")
+def test_bad_value_in_a_listed_message_names_the_path_to_it() -> None:
+    error = assert_nothing_written(Lists(inners=[c.Inner(), c.Inner(a=2**31)]), r"inners\[1\]\.a")
+    assert str(error).startswith("Lists.inners[1].a: ")
 
 
 def test_none_in_a_required_field() -> None:
@@ -208,7 +209,7 @@ def test_top_level_list_with_a_bad_item() -> None:
         c.Task(1, datetime(2020, 1, 1), "a", c.TaskPriority.LOW),
         c.Task(2**31, datetime(2020, 1, 1), "b", c.TaskPriority.LOW),
     ]
-    with pytest.raises(EncodeError, match=r"\bTask\.id\b"):
+    with pytest.raises(EncodeError, match=r"^list\[Task\]\[1\]\.id: "):
         pa.serialize(tasks, type=list[c.Task])
     stream = io.BytesIO()
     with pytest.raises(EncodeError):
@@ -243,3 +244,54 @@ def test_valid_values_at_the_limits_encode() -> None:
         plain=-(2**63),
     )
     assert pa.deserialize(Holder, pa.serialize(obj)) == obj
+
+
+# ------------------------------------------------ the path to a nested field (issue 22.5)
+
+
+@proto_contract
+@dataclass
+class PathLeaf:
+    n: pa.int32 = field(1, default=0)
+
+
+@proto_contract
+@dataclass
+class PathRoot:
+    items: list[PathLeaf] = field(1, default_factory=list)
+    by_key: dict[str, PathLeaf] = field(2, default_factory=dict)
+    one: PathLeaf = field(3, default_factory=PathLeaf)
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        (
+            PathRoot(items=[PathLeaf(), PathLeaf(), PathLeaf("x")]),  # type: ignore[arg-type]
+            r"^PathRoot\.items\[2\]\.n: expected int32, got str 'x'$",
+        ),
+        (
+            PathRoot(items=[PathLeaf(2**40)]),
+            r"^PathRoot\.items\[0\]\.n: 1099511627776 does not fit",
+        ),
+        (
+            PathRoot(by_key={"k": PathLeaf("x")}),  # type: ignore[arg-type]
+            r"^PathRoot\.by_key\['k'\]\.n: expected int32",
+        ),
+        (PathRoot(one=PathLeaf("x")), r"^PathRoot\.one\.n: expected int32"),  # type: ignore[arg-type]
+    ],
+    ids=["list", "range", "map", "message"],
+)
+def test_a_nested_encode_error_names_the_whole_path(obj: PathRoot, message: str) -> None:
+    with pytest.raises(pa.EncodeError, match=message):
+        pa.serialize(obj)
+    with pytest.raises(pa.EncodeError, match=message):
+        pa.measure(obj)
+
+
+def test_text_given_for_bytes_says_bytes_are_needed() -> None:
+    with pytest.raises(TypeError, match=r"bytes \(bytes, bytearray or memoryview\), not str"):
+        pa.deserialize(PathLeaf, "08 01")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"bytes.fromhex"):
+        pa.deserialize(list[PathLeaf], "08 01")  # type: ignore[arg-type]
+    assert pa.deserialize(PathLeaf, bytes.fromhex("08 01")) == PathLeaf(1)

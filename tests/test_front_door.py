@@ -126,7 +126,7 @@ def test_a_deliberately_empty_class_and_partly_tagged_classes_are_fine() -> None
     @dataclass
     class Partly:
         a: int = field(1, default=0)
-        cache: dict[str, int] = dataclasses.field(default_factory=dict)  # transient
+        cache: pa.Ignored[dict[str, int]] = dataclasses.field(default_factory=dict)  # transient
 
     @proto_contract(implicit_fields=True)
     @dataclass
@@ -136,7 +136,7 @@ def test_a_deliberately_empty_class_and_partly_tagged_classes_are_fine() -> None
     @proto_contract(subtype_tag=5)
     @dataclass
     class Marked(Partly):  # its type travels, even with no data of its own
-        note: str = ""
+        note: pa.Ignored[str] = ""
 
     assert pa.serialize(Empty()) == b""
     assert pa.serialize(Partly(1, {"x": 1})) == b"\x08\x01"
@@ -462,3 +462,34 @@ def test_literal_values_are_not_taken_for_names() -> None:
             mode: Literal["fast"] = field(1, default="fast")
 
     raises_naming(build, "Bad.mode", "unsupported annotation")
+
+
+# ----------------------------------- a missing C engine is said where the user looks (22.4)
+
+_NO_ENGINE = """
+import sys, warnings
+sys.modules["protoattr._native._engine"] = None  # as if the build had failed
+warnings.simplefilter("default")
+import protoattr as pa
+pa.TypeModel(); pa.TypeModel()
+print(pa.default_model.backend)
+"""
+
+
+@pytest.mark.parametrize("env", [{}, {"PROTOATTR_BACKEND": "python"}], ids=["warns", "silenced"])
+def test_a_missing_engine_warns_once_with_the_fix(env: dict[str, str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    environ = {k: v for k, v in os.environ.items() if k != "PROTOATTR_BACKEND"} | env
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_ENGINE], capture_output=True, text=True, env=environ, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "python"
+    if env:
+        assert "C engine" not in done.stderr
+    else:
+        assert done.stderr.count("RuntimeWarning: protoattr's C engine is not built") == 1
+        assert "--no-binary protoattr" in done.stderr and "PROTOATTR_BACKEND=python" in done.stderr

@@ -424,7 +424,10 @@ def test_proto2_by_hand(tmp_path: Path) -> None:
     # a trailing comment stays on its value's line (issue 18, problem 7)
     from_ = '    from_: str = pa.field(1, required=True, name="from")  # a Python keyword\n'
     assert from_ in source
-    assert "    kind: Outer.Kind = pa.field(2, default=Kind.KIND_B)\n" in source
+    assert (
+        "    kind: Outer.Kind | None = pa.field(2, default=None, wire_default=Kind.KIND_B)\n"
+        in (source)
+    )
     assert '    pa_: pa.int32 | None = pa.field(17, default=None, name="pa")\n' in source
     assert "    field: pa.int32 | None = pa.field(18, default=None)\n" in source
     assert "group=True" in source and "@dataclass(kw_only=True)\nclass Outer:" in source
@@ -432,17 +435,29 @@ def test_proto2_by_hand(tmp_path: Path) -> None:
         "    loose: list[pa.sint64] = pa.field(9, default_factory=list, packed=False)\n" in source
     )
     assert "    nums: list[pa.int32] = pa.field(8, default_factory=list)\n" in source
-    assert '    blob: bytes = pa.field(12, default=b"\\x01\\x02\\\\x")\n' in source
-    assert '    d: float = pa.field(13, default=-float("inf"))\n' in source
+    assert (
+        '    blob: bytes | None = pa.field(12, default=None, wire_default=b"\\x01\\x02\\\\x")\n'
+        in source
+    )
+    assert (
+        '    d: float | None = pa.field(13, default=None, wire_default=-float("inf"))\n' in source
+    )
     assert "    no: bool | None = pa.field(22, default=None)\n" in source
     assert '@pa.proto_contract(reserved=(range(100, 111), 200, "gone"))\n' in source
     assert "@pa.closed_enum\nclass TopLevel(enum.IntEnum):" in source
     assert "    class Inner:" in source and "KidsEntry" not in source
     assert 'A "thing" with a backslash \\\\ and \\"\\"\\"triple quotes' in source
 
+    # explicit presence with a declared default: absent is None here (peers read the default)
     empty = g.Outer(from_="x")
-    assert empty.kind == g.Outer.Kind.KIND_B and empty.d == float("-inf") and empty.f == 0.25
-    assert empty.big == 2**64 - 1 and empty.s == 'a"b' and empty.blob == b"\x01\x02\\x"
+    assert empty.kind is None and empty.d is None and empty.f is None and empty.blob is None
+    assert pa.serialize(empty) == b"\x0a\x01x"
+    peer = pb.Outer.FromString(pa.serialize(empty))
+    assert peer.kind == pb.Outer.KIND_B and peer.d == float("-inf") and peer.f == 0.25
+    assert peer.big == 2**64 - 1 and peer.s == 'a"b' and peer.blob == b"\x01\x02\\x"
+    at_default = pb.Outer(**{"from": "x"}, kind=pb.Outer.KIND_B, yes=True, big=2**64 - 1)
+    back = _check_both_ways(at_default, g.Outer)  # set to its default: still written
+    assert back.kind is g.Outer.Kind.KIND_B and back.yes is True and back.big == 2**64 - 1
     outer = pb.Outer(**{"from": "me"})
     outer.kind = pb.Outer.KIND_A
     outer.inner.v = -1
@@ -491,7 +506,7 @@ def test_editions_by_hand(tmp_path: Path) -> None:
     source = (tmp_path / "handed.py").read_text()
     assert "    a: pa.int32 = pa.field(1, default=0)\n" in source
     assert "    b: pa.int32 | None = pa.field(2, default=None)\n" in source
-    assert "    c: pa.int32 = pa.field(3, default=5)\n" in source
+    assert "    c: pa.int32 | None = pa.field(3, default=None, wire_default=5)\n" in source
     assert "    d: list[pa.int32] = pa.field(4, default_factory=list, packed=False)\n" in source
     assert "    child: M | None = pa.field(5, default=None, group=True)\n" in source
     assert "    r: str = pa.field(8, required=True)\n" in source

@@ -93,9 +93,9 @@ def _protoc_set(source_info: bool, tmp_path: Path) -> bytes:
 
 
 def _without_set_defaults(message: Message) -> Message:
-    """``message`` with every scalar that is set to its non-zero ``[default]`` cleared:
-    the one difference left while generated contracts cannot keep presence there
-    (``cc_enable_arenas = true``; issue 18, problem 5, not this module's)."""
+    """``message`` with every scalar that is set to its non-zero ``[default]`` cleared
+    (``cc_enable_arenas = true``): what the relay compared before generated contracts
+    kept presence there (issue 18, problem 5); the byte-exact test below needs none."""
     for fd, value in message.ListFields():
         if fd.type == descriptor.FieldDescriptor.TYPE_MESSAGE:
             items = value if fd.is_repeated else [value]
@@ -124,11 +124,6 @@ def test_protocs_descriptor_sets_relay_modulo_default_presence(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="presence of proto2 fields set to a non-zero [default] (cc_enable_arenas = true) "
-    "is the frontdoor work (issue 18, problem 5): when it lands this passes",
-)
 @pytest.mark.parametrize("source_info", [False, True], ids=["plain", "source_info"])
 def test_protocs_descriptor_sets_relay_byte_exactly(
     descriptor_pa: Any, source_info: bool, tmp_path: Path
@@ -178,3 +173,63 @@ def test_all_of_googleapis_common_protos_generate_and_import(
     assert pa.default_model.full_name(operations.Operation) == "google.longrunning.Operation"
     op = operations.Operation(name="op", error=status(code=5, message="gone"))
     assert pa.deserialize(operations.Operation, pa.serialize(op)) == op
+
+
+def test_googleapis_contracts_export_back_as_protoc_reads_them(
+    tree: tuple[dict[str, str], Path, str], tmp_path: Path
+) -> None:
+    """gen, then export: the generated contracts (nested messages and enums, oneofs,
+    services' messages, several packages) declare schema files protoc accepts, and
+    descriptor_set is protoc's descriptor of them, file for file."""
+    from protoattr._core.contract import is_contract
+    from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
+
+    files, _, package = tree
+    classes = []
+    for name in files:
+        if name.startswith("google/protobuf/"):
+            continue
+        module = importlib.import_module(f"{package}." + name[:-3].replace("/", "."))
+        classes += [
+            v
+            for v in vars(module).values()
+            if isinstance(v, type) and is_contract(v) and v.__module__ == module.__name__
+        ]
+    exported = pa.default_model.schema_files(classes)
+    for name, text in exported.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    data = protoc_descriptor_set([tmp_path / name for name in exported], [str(tmp_path)])
+    theirs = {fd.name: fd for fd in descriptor_pb2.FileDescriptorSet.FromString(data).file}
+    ours = descriptor_pb2.FileDescriptorSet.FromString(pa.default_model.descriptor_set(classes))
+    assert len(ours.file) > len(exported)  # the well-known files they import come too
+    for fd in ours.file:
+        theirs[fd.name].ClearField("source_code_info")
+        assert fd == theirs[fd.name], fd.name
+
+
+def test_descriptor_contracts_export_back_as_protoc_reads_them(
+    descriptor_pa: Any, tmp_path: Path
+) -> None:
+    """descriptor.proto's generated contracts (proto2: nested enums, defaults, required,
+    reserved ranges) export as proto2 text whose protoc descriptor is descriptor_set's."""
+    from protoattr._core.contract import is_contract
+    from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
+
+    classes = [
+        v
+        for v in vars(descriptor_pa).values()
+        if isinstance(v, type) and is_contract(v) and v.__module__ == descriptor_pa.__name__
+    ]
+    text = pa.default_model.schema(classes, syntax="proto2")
+    (tmp_path / "d.proto").write_text(text, encoding="utf-8")
+    data = protoc_descriptor_set([tmp_path / "d.proto"], [str(tmp_path)])
+    (theirs,) = [f for f in descriptor_pb2.FileDescriptorSet.FromString(data).file]
+    theirs.ClearField("source_code_info")
+    (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
+        pa.default_model.descriptor_set(classes, syntax="proto2", name="d.proto")
+    ).file
+    theirs.ClearField("syntax")  # protoc leaves it out for proto2; we write it
+    ours.ClearField("syntax")
+    assert ours == theirs
+    assert [m.name for m in ours.message_type] == [m.name for m in theirs.message_type]

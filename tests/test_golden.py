@@ -105,6 +105,17 @@ class Misc:
 @proto_contract
 @dataclass
 class WithDefault:
+    """proto2 ``[default = ...]`` without presence: equal values are not written."""
+
+    ttl: pa.int32 = field(6, default=86400, wire_default=86400)
+    kind: str = field(5, default="A", wire_default="A")
+
+
+@proto_contract
+@dataclass
+class LocalDefault:
+    """Python defaults are local: written unless zero, absent reads as zero (proto3)."""
+
     ttl: pa.int32 = field(6, default=86400)
     kind: str = field(5, default="A")
 
@@ -202,6 +213,8 @@ GOLDEN: list[tuple[Any, str]] = [
     (WithDefault(), ""),
     (WithDefault(ttl=0, kind=""), "2a 00 30 00"),
     (WithDefault(ttl=60), "30 3c"),
+    (LocalDefault(), "2a 01 41 30 80 a3 05"),
+    (LocalDefault(ttl=0, kind=""), ""),
     (Required(""), "0a 00"),
     # Timestamp and Duration
     (Times(ts=datetime(1970, 1, 1, tzinfo=UTC)), "0a 00"),

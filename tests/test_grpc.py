@@ -403,3 +403,19 @@ def test_a_wrong_or_unencodable_response_is_internal_and_logged(
     messages = [str(r.exc_info[1]) for r in caplog.records if r.exc_info]
     assert messages[0].endswith("Sloppy.get returned Summary, not Item")
     assert messages[1] == "Item.id: 1099511627776 does not fit int32"
+
+
+def test_add_service_finds_the_declaration_of_a_subclassing_implementation() -> None:
+    """Issue 22.9: ``add_service(server, impl)`` when ``impl``'s class subclasses it."""
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    pg.add_service(server, WarehouseImpl())
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            item = pg.client(Warehouse, channel).get(Query(id=7), timeout=5)
+            assert item.id == 7
+    finally:
+        server.stop(None)
+    with pytest.raises(TypeError, match=r"needs the service: its class subclasses none"):
+        pg.add_service(grpc.server(ThreadPoolExecutor(max_workers=1)), object())

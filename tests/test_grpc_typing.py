@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -79,3 +80,61 @@ def test_mypy_sees_the_declared_types(tmp_path: Path) -> None:
     ], out + err
     assert status == 1
     assert "grpc_service.py" not in out, out
+
+
+FRONT_DOOR = """
+from __future__ import annotations
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Annotated, Protocol
+import grpc  # type: ignore[import-untyped]
+import protoattr as pa
+import protoattr.grpc as pg
+
+@pa.proto_contract
+@dataclass
+class Req:
+    id: pa.int32 = pa.field(1, default=0)
+
+@pa.service("t.v1.S")
+class S(Protocol):
+    def get(self, request: Req) -> Req: ...
+
+class Impl(S):
+    def get(self, request: Req) -> Req:
+        return request
+
+@pa.proto_contract
+@dataclass
+class Task:  # a required field as a type checker sees one: Annotated, no default
+    id: Annotated[pa.int32, pa.member(1)]
+    name: str = pa.field(2, default="")
+
+reveal_type(pa.serialize(Req(1)))
+pg.add_service(grpc.server(ThreadPoolExecutor()), Impl())  # the declaration found from Impl
+Task(name="x")
+"""
+
+
+def test_an_installed_protoattr_is_found_and_typed(tmp_path: Path) -> None:
+    """Issue 22.9: after ``pip install -e .`` mypy finds the package (a static .pth entry,
+    not an import hook it cannot follow), from any directory."""
+    api = pytest.importorskip("mypy.api")
+    path = tmp_path / "front_door.py"
+    path.write_text(FRONT_DOOR, encoding="utf-8")
+    limit = sys.getrecursionlimit()
+    cwd = Path.cwd()
+    try:
+        os.chdir(tmp_path)  # not the checkout: the package must come from the installation
+        out, err, status = api.run(
+            ["--strict", "--follow-imports=silent", "--cache-dir", str(tmp_path / ".c"), path.name]
+        )
+    finally:
+        os.chdir(cwd)
+        sys.setrecursionlimit(limit)
+    mine = [ln for ln in out.splitlines() if ln.startswith(path.name)]
+    assert [ln.split(": ", 1)[1] for ln in mine] == [
+        'note: Revealed type is "bytes"',
+        'error: Missing positional argument "id" in call to "Task"  [call-arg]',
+    ], out + err
+    assert status == 1

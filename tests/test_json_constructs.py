@@ -55,7 +55,7 @@ class Puppy(Dog):
 @proto_contract(subtype_tag=11)
 @dataclass
 class Cat(Animal):
-    lives: pa.int32 = field(1, default=9)
+    lives: pa.int32 = field(1, default=9, wire_default=9)
 
 
 @proto_contract
@@ -171,7 +171,7 @@ class Account:
     blob: bytearray = field(9, default_factory=bytearray)
     history: list[decimal.Decimal] = field(10, default_factory=list)
     limits: list[Level] = field(11, default_factory=list)
-    amount: float = field(12, default=2.5)
+    amount: float = field(12, default=2.5, wire_default=2.5)
 
 
 def account_pb() -> ModuleType:

@@ -28,7 +28,7 @@ LAYERS: list[set[str]] = [
     {"_model"},
     {"_service"},
     {"_json"},
-    {"_schema", "_stream", "_aot", "_raw"},
+    {"_schema", "_stream", "_aot", "_raw", "_cli_frames"},
     {"_typemodel"},
     {"wrappers", "bcl", "grpc", "_cli"},
     {"__init__", "__main__"},

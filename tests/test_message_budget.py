@@ -13,10 +13,13 @@ input that motivated the bound.
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 import time
-import tracemalloc
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 import pytest
@@ -28,6 +31,7 @@ from protoattr._native import engine
 from tests.garble import garble
 
 needs_engine = pytest.mark.skipif(engine() is None, reason="the C engine is not built")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _outcome(model: pa.TypeModel, fn: str, *args: Any) -> tuple[str, Any]:
@@ -111,7 +115,7 @@ class Leaf:
 @proto_contract
 @dataclass
 class Middle:  # runs as a Python codec inside a native model
-    name: str = field(1, default=Odd(""))
+    name: str = field(1, default=Odd(""), wire_default=Odd(""))
     leaves: list[Leaf] = field(2, default_factory=list)
 
 
@@ -152,26 +156,27 @@ def test_a_megabyte_of_empty_messages_fails_fast_and_small_natively() -> None:
     cls = alltypes.TestAllTypesProto3
     model.deserialize(cls, b"")
     data = _hostile()
-    began = time.perf_counter()
-    with pytest.raises(DecodeError, match="max_messages=10000") as info:
-        model.deserialize(cls, data)
-    assert time.perf_counter() - began < 0.5
-    assert info.value.offset == 25_000  # the 10,001st message: the 5,001st corecursive
-    tracemalloc.start()
-    try:
-        with pytest.raises(DecodeError):
+    took = []
+    for _ in range(2):  # the better of two: the machine may be busy
+        began = time.perf_counter()
+        with pytest.raises(DecodeError, match="max_messages=10000") as info:
             model.deserialize(cls, data)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 100e6
+        took.append(time.perf_counter() - began)
+    assert min(took) < 0.5
+    assert info.value.offset == 25_000  # the 10,001st message: the 5,001st corecursive
+    # the peak resident memory the decode adds, in a fresh process (the benchmark's)
+    one = [sys.executable, "-m", "fuzz.amplification", "_one", "nested", "1000000", "native+bound"]
+    out = subprocess.run(one, capture_output=True, text=True, check=True, cwd=ROOT)
+    measured = json.loads(out.stdout)
+    assert measured["outcome"] == "DecodeError" and measured["bytes"] == 1_000_000
+    assert measured["memory"] < 100e6
 
 
 def test_the_python_backend_stops_at_the_same_place() -> None:
-    model = pa.TypeModel(max_messages=10_000, backend="python")
-    with pytest.raises(DecodeError, match="max_messages=10000") as info:
+    model = pa.TypeModel(max_messages=1_000, backend="python")
+    with pytest.raises(DecodeError, match="max_messages=1000") as info:
         model.deserialize(alltypes.TestAllTypesProto3, _hostile()[:100_000])
-    assert info.value.offset == 25_000
+    assert info.value.offset == 2_500
 
 
 def test_the_amplification_benchmark_measures_a_runner() -> None:
@@ -180,3 +185,22 @@ def test_the_amplification_benchmark_measures_a_runner() -> None:
     r = amplification._measure("tree", 40_000, "python+bound")  # 20,001 messages > 10,000
     assert r["outcome"] == "DecodeError" and r["bytes"] == 40_000
     assert isinstance(r["seconds"], float) and isinstance(r["memory"], int)
+
+
+@needs_engine
+def test_a_stream_item_over_the_bound_fails_the_same_on_both_backends() -> None:
+    import io
+
+    from protoattr._core.wire import encode_varint
+
+    good = pa.serialize(families.Tree("a"))
+    bad = b"\x12\x00" * 10  # 11 messages
+    data = encode_varint(len(good)) + good + encode_varint(len(bad)) + bad
+    outcomes = []
+    for backend in ("native", "python"):
+        model = pa.TypeModel(backend=backend, max_messages=5)
+        with pytest.raises(DecodeError) as info:
+            list(pa.deserialize_items(families.Tree, io.BytesIO(data), model=model))
+        outcomes.append(str(info.value))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0].startswith("item 1: Tree: the input builds more than max_messages=5")

@@ -399,12 +399,12 @@ def test_implicit_fields_skip_explicit_tags() -> None:
     assert pa.serialize(obj) == b"\x08\x01\x10\x02\x18\x03\x20\x04\x50\x0a"
 
 
-def test_without_implicit_fields_untagged_attributes_do_not_travel() -> None:
+def test_without_implicit_fields_ignored_attributes_do_not_travel() -> None:
     @proto_contract
     @dataclass
     class Partly:
         a: pa.int32 = field(1, default=0)
-        cache: str = "not serialized"
+        cache: pa.Ignored[str] = "not serialized"
 
     assert pa.serialize(Partly(a=1, cache="x")) == b"\x08\x01"
     assert pa.deserialize(Partly, b"\x08\x01") == Partly(a=1)

@@ -56,8 +56,10 @@ def test_backend_names_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_native_without_the_extension_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native, "engine", lambda: None)
+    monkeypatch.setattr(native, "_warned", False)
     monkeypatch.delenv("PROTOATTR_BACKEND", raising=False)
-    assert pa.TypeModel().backend == "python"
+    with pytest.warns(RuntimeWarning, match="C engine is not built"):  # once, at first use
+        assert pa.TypeModel().backend == "python"
     with pytest.raises(ImportError, match="needs protoattr's C extension"):
         pa.TypeModel(backend="native")
     monkeypatch.setenv("PROTOATTR_BACKEND", "native")
@@ -100,7 +102,7 @@ class Priced:
 class Odd:
     """A contract the engine leaves to Python: its default cannot be written as UTF-8."""
 
-    text: str = field(1, default="\udc80")
+    text: str = field(1, default="\udc80", wire_default="\udc80")
 
 
 @proto_contract
@@ -320,7 +322,7 @@ class Everything:
     flags: list[bool] = field(24, default_factory=list)
     reals: list[float] = field(25, default_factory=list)
     maybe: pa.int32 | None = field(26, default=None)
-    wide: int = field(1000, default=7)
+    wide: int = field(1000, default=7, wire_default=7)
 
 
 @needs_engine

@@ -247,9 +247,14 @@ def test_gen_writes_nested_classes(nested_gen: tuple[Any, Any]) -> None:
     assert pa.default_model.full_name(g.Order.Line.Detail) == "nest.gen.v1.Order.Line.Detail"
     assert pa.default_model.full_name(g.Order.Status) == "nest.gen.v1.Order.Status"
     assert pa.default_model.full_name(g.Line) == "nest.gen.v1.Line"
-    assert g.Order().status is g.Order.Status.PAID
-    assert g.Order.Line.Detail().s is g.Order.Status.PAID
-    assert g.Line().k is g.Order.Line.Kind.SERVICE
+    # [default = PAID] keeps presence (issue 18.5): absent is None, peers read PAID
+    assert g.Order().status is None and g.Order.Line.Detail().s is None and g.Line().k is None
+    text = pa.default_model.schema(g.Order, syntax="proto2")
+    assert "optional .nest.gen.v1.Order.Status status = 2 [default = PAID];" in text
+    assert "optional .nest.gen.v1.Order.Status s = 2 [default = PAID];" in text  # lazy: by number
+    assert "optional .nest.gen.v1.Order.Line.Kind kind = 3 [default = SERVICE];" in text
+    paid = g.Order(status=g.Order.Status.PAID)
+    assert pa.serialize(paid) == b"\x10\x01"  # set to its default: written
 
 
 def test_gen_nested_reads_and_writes_upbs_bytes(nested_gen: tuple[Any, Any]) -> None:
@@ -295,3 +300,38 @@ def test_a_dotted_name_on_a_nested_class_exports(tmp_path: Path) -> None:
     text = pa.default_model.schema(Order)
     assert "message Order {\n  message Line {\n    string sku = 1;\n  }\n" in text
     _protoc_file(text, tmp_path, "dotted.proto")
+
+
+def test_a_nested_contract_of_another_package_is_refused() -> None:
+    with pytest.raises(pa.ContractError, match=r"Outer\.Inner: package='elsewhere'"):
+
+        @proto_contract(package="nest.pkg.v1")
+        @dataclass
+        class Outer:
+            @proto_contract(package="elsewhere")
+            @dataclass
+            class Inner:
+                x: pa.int32 = field(1, default=0)
+
+
+def test_nested_declarations_are_exported_with_their_message(tmp_path: Path) -> None:
+    @proto_contract(package="nest.unused.v1")
+    @dataclass
+    class Holder:
+        class Unused(enum.IntEnum):
+            UNUSED_UNSPECIFIED = 0
+
+        @proto_contract
+        @dataclass
+        class Spare:
+            x: pa.int32 = field(1, default=0)
+
+        name: str = field(1, default="")
+
+    text = pa.default_model.schema(Holder)
+    assert "  message Spare {" in text and "  enum Unused {" in text
+    theirs = _protoc_file(text, tmp_path, "unused.proto")
+    (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
+        pa.default_model.descriptor_set(Holder, name="unused.proto", include_imports=False)
+    ).file
+    assert ours == theirs

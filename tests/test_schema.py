@@ -372,7 +372,7 @@ def test_proto3_refuses_a_nonzero_default_naming_the_field() -> None:
     @proto_contract
     @dataclasses.dataclass
     class Tuned:
-        level: m.Level = field(1, default=m.Level.HIGH)
+        level: m.Level = field(1, default=m.Level.HIGH, wire_default=m.Level.HIGH)
 
     with pytest.raises(ContractError, match=r"Tuned\.level: proto3 cannot declare the default"):
         export(Tuned, "proto3")
@@ -383,12 +383,26 @@ def test_optional_with_a_default() -> None:
     @proto_contract
     @dataclasses.dataclass
     class Knob:
-        turns: pa.int32 | None = field(1, default=3)
+        turns: pa.int32 | None = field(1, default=3, wire_default=3)
         zero: pa.int32 | None = field(2, default=0)
 
     with pytest.raises(ContractError, match=r"Knob\.turns"):
         schema(MODEL, Knob, syntax="proto3", package=None)
     assert "  int32 turns = 1 [default = 3];\n  int32 zero = 2;" in export(Knob, "editions")
+    assert "  optional int32 turns = 1 [default = 3];" in export(Knob, "proto2")
+
+
+def test_python_defaults_are_local_and_export_as_proto3() -> None:
+    """Issue 22.1: a non-zero Python default is the constructor's, not a wire default."""
+
+    @proto_contract
+    @dataclasses.dataclass
+    class Line:
+        quantity: int = field(1, default=1)
+        turns: pa.int32 | None = field(2, default=3)
+
+    assert "  int64 quantity = 1;\n  optional int32 turns = 2;" in export(Line, "proto3")
+    assert "default" not in export(Line, "proto2")
 
 
 def test_name_clash_and_bad_arguments() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
-from protoattr import DecodeError, EncodeError, PrefixStyle
+from protoattr import DecodeError, EncodeError, PrefixStyle, field, proto_contract
 from protoattr._stream import chunks
 from tests.test_stream import (
     BOILERS,
@@ -182,15 +183,36 @@ def test_the_engine_frames_items_on_the_native_backend() -> None:
     native = pa.default_model.backend == "native"
     assert (type(items).__name__ == "FrameReader") is native
     assert list(items) == [Point(1), Point(2)]
-    # a model counting messages runs its Python codecs, and frames in Python
+    # a model counting messages: the engine counts them too, a fresh count per item
     counted = pa.TypeModel(max_messages=1)
-    assert type(pa.deserialize_items(Point, io.BytesIO(GOOD), model=counted)).__name__ != (
-        "FrameReader"
-    )
+    assert (
+        type(pa.deserialize_items(Point, io.BytesIO(GOOD), model=counted)).__name__ == "FrameReader"
+    ) is (counted.backend == "native")
     assert list(pa.deserialize_items(Point, io.BytesIO(GOOD), model=counted)) == [
         Point(1),
         Point(2),
     ]
+
+
+@proto_contract
+@dataclass
+class Nest:
+    kids: list[Point] = field(1, default_factory=list)
+
+
+@pytest.mark.parametrize("kind", list(STREAMS))
+def test_the_message_bound_counts_per_item_and_names_the_item(kind: str) -> None:
+    bounded = pa.TypeModel(max_messages=5)
+    nests = [Nest([Point(1)] * 4), Nest([Point(2)] * 9), Nest([Point(3)])]
+    data = written(nests)  # type: ignore[arg-type]
+    got: list[Nest] = []
+    with pytest.raises(DecodeError) as info:
+        got.extend(pa.deserialize_items(Nest, STREAMS[kind](data), model=bounded))  # type: ignore[arg-type]
+    with pytest.raises(DecodeError) as exact:
+        list(pa.deserialize_items(Nest, TrickleReader(data), model=bounded))
+    assert got == nests[:1]  # 5 messages: within the bound, counted afresh per item
+    assert str(info.value).startswith("item 1: ")
+    assert (str(info.value), info.value.offset) == (str(exact.value), exact.value.offset)
 
 
 class _Recorder:
@@ -275,3 +297,26 @@ def test_an_iterator_outliving_its_closed_file_is_collected_quietly(tmp_path: Pa
         items = pa.deserialize_items(Boiler, f)
         assert next(items) == BOILERS[0]
     del items  # the file is closed: nothing to put back, and no "exception ignored"
+
+
+def test_a_buffered_non_blocking_stream_with_nothing_ready_is_not_its_end() -> None:
+    class NothingYet(io.RawIOBase):
+        """A non-blocking raw stream: one frame, then nothing ready (read gives None)."""
+
+        def __init__(self) -> None:
+            self._data = written([Point(7)])
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray | memoryview) -> int | None:  # type: ignore[override]
+            if not self._data:
+                return None
+            n = min(len(b), len(self._data))
+            b[:n], self._data = self._data[:n], self._data[n:]
+            return n
+
+    items = pa.deserialize_items(Point, io.BufferedReader(NothingYet()))
+    assert next(items) == Point(7)
+    with pytest.raises(BlockingIOError):
+        next(items)

@@ -27,8 +27,8 @@ from . import convert as _convert
 from . import names as _names
 from . import registry
 from .errors import ContractError
-from .fields import METADATA_KEY, ProtoMember
-from .types import INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
+from .fields import IGNORE, METADATA_KEY, ProtoMember
+from .types import BCL_KINDS, INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
@@ -101,6 +101,8 @@ class FieldInfo:
     init_name: str | None = None  # the __init__ keyword, None when not an init argument
     default: Any = MISSING  # the value a missing field decodes to
     default_factory: Callable[[], Any] | None = None
+    #: the ``[default = d]`` of an explicit-presence field (``None`` absent, ``d`` to peers)
+    wire_default: Any = None
     owner: str = ""  # "Class.attr", for messages
 
     @property
@@ -119,6 +121,11 @@ class ContractOptions:
     preserve_unknown: bool = True
     #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
     package: str | None = None
+    #: ``extensions=``: the inclusive field-number ranges other declarations may extend
+    extensions: tuple[tuple[int, int], ...] = ()
+    #: every scalar's Python default is also its ``wire_default`` (protobuf-net's
+    #: ``[DefaultValue]`` on every member; protoattr 0.x's behaviour)
+    wire_defaults: bool = False
     #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
     compatibility_level: int | None = None
     #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
@@ -147,14 +154,12 @@ class ContractInfo:
     def package(self) -> str | None:
         """The protobuf package: ``package=``, else the module's ``__protobuf_package__``
         (``None``: the contract has none); a nested contract has its outermost's."""
-        if self.cls in _DECLARED:
-            return _names.package_of_class(self.cls)
-        return _names.package_of(self.cls, self.options.package)
+        return _names.package_of_class(self.cls, self.options.package)
 
     @property
     def scoped_name(self) -> str:
         """The name inside the package: ``Order.Line`` for a contract nested in ``Order``."""
-        return _names.scoped_name(self.cls) if self.cls in _DECLARED else self.name
+        return _names.scoped_name(self.cls, self.options.name)
 
     @property
     def full_name(self) -> str:
@@ -218,6 +223,26 @@ def declared_subtypes(cls: type) -> dict[int, type]:
     return dict(_DECLARED_SUBTYPES.get(cls, {}))
 
 
+def _inherit_bcl_options(cls: type, options: ContractOptions) -> ContractOptions:
+    """A subtype takes its contract base's compatibility_level and include_date_time_kind
+    where it names none (protobuf-net's CompatibilityLevel attribute is inherited)."""
+    base = contract_base(cls)
+    if base is None:
+        return options
+    inherited = _DECLARED[base]
+    level = options.compatibility_level
+    kind = options.include_date_time_kind
+    if (level is not None or inherited.compatibility_level is None) and (
+        kind is not None or inherited.include_date_time_kind is None
+    ):
+        return options
+    return dataclasses.replace(
+        options,
+        compatibility_level=inherited.compatibility_level if level is None else level,
+        include_date_time_kind=inherited.include_date_time_kind if kind is None else kind,
+    )
+
+
 def contract_base(cls: type) -> type | None:
     """The nearest base class of ``cls`` that is a contract."""
     for base in cls.__mro__[1:]:
@@ -244,6 +269,8 @@ def proto_contract(
     name: str | None = None,
     preserve_unknown: bool = True,
     package: str | None = None,
+    extensions: Iterable[tuple[int, int] | range] = (),
+    wire_defaults: bool = False,
     compatibility_level: int | None = None,
     include_date_time_kind: bool | None = None,
 ) -> Any:
@@ -253,11 +280,16 @@ def proto_contract(
     with the default model; its own behaviour (``__init__``, ``__eq__``,
     slots, frozen-ness) is left exactly as it was.  ``package`` (or, when it
     is not given, a ``__protobuf_package__`` string in the class's module)
+    makes the contract's full name ``package.Name``.  ``extensions`` lists the
+    inclusive field-number ranges (``[(100, 199)]``, protobuf's ``extensions 100 to
+    199;``) that :func:`protoattr.extension` declarations may use.
     makes the contract's full name ``package.Name``.  ``compatibility_level`` is
     protobuf-net's (200: plain ``datetime``, ``timedelta``, ``Decimal`` and ``UUID``
     fields take its bcl.proto forms; 240: bcl for ``Decimal`` and ``UUID`` only;
     300: none), and wins over the model's.  ``include_date_time_kind=True`` makes its
     bcl.DateTime fields write their kind (protobuf-net's ``IncludeDateTimeKind``).
+    ``wire_defaults=True`` makes every scalar's Python default its
+    ``field(wire_default=...)`` too.
     """
     options = ContractOptions(
         implicit_fields=implicit_fields,
@@ -266,6 +298,8 @@ def proto_contract(
         name=name,
         preserve_unknown=preserve_unknown,
         package=package,
+        extensions=_extension_ranges(extensions),
+        wire_defaults=wire_defaults,
         compatibility_level=compatibility_level,
         include_date_time_kind=include_date_time_kind,
     )
@@ -280,7 +314,7 @@ def proto_contract(
         if frame.f_code.co_name != "<module>":
             _LOCALS[c] = dict(frame.f_locals)
         with _LOCK:
-            _DECLARED[c] = options
+            _DECLARED[c] = _inherit_bcl_options(c, options)
             _RESOLVED.pop(c, None)
         try:
             resolve(c)
@@ -346,6 +380,10 @@ def _check_subtype_tag(cls: type, base: type | None, tag: int) -> None:
     if _is_reserved(tag, base_info.options):
         raise ContractError(
             f"{cls.__qualname__}: subtype tag {tag} is reserved in {base.__qualname__}"
+        )
+    if in_extension_range(tag, base_info.options):
+        raise ContractError(
+            f"{cls.__qualname__}: subtype tag {tag} is in an extension range of {base.__qualname__}"
         )
 
 
@@ -616,11 +654,21 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
+        ignored = any(m is IGNORE for m in metadata)
+        if ignored and mem is not None:
+            raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
             raise ContractError(
                 f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
             )
         if mem is None:
+            if ignored:
+                if construct == "init" and d.init_name is not None and _no_default(d):
+                    raise ContractError(
+                        f"{qual}.{d.name} is ignored and has no default, so decoding could "
+                        f"not construct {qual}: give it a default"
+                    )
+                continue
             if options.implicit_fields:
                 mem = ProtoMember(None)
             else:
@@ -629,14 +677,22 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                         f"{qual}.{d.name} has no tag and no default, so decoding could not "
                         f"construct {qual}: give it field(tag) or a default"
                     )
-                untagged.append(d.name)
+                if construct != "init" or d.init_name is not None:
+                    untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
         pending.append((d, mem))
-    if untagged and not pending and options.subtype_tag is None:  # a subtype's type travels
+    if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
             "would always serialize to b'': tag them with field(tag) or "
             "Annotated[T, member(tag)], or use @proto_contract(implicit_fields=True)"
+        )
+    if untagged:  # beside tagged fields (or in a subtype): dropped on the wire, silently
+        names = ", ".join(f"{qual}.{n}" for n in untagged)
+        raise ContractError(
+            f"{names}: no tag, so the value would be lost on every round trip: tag it "
+            "with field(tag) or Annotated[T, member(tag)], or declare it pa.Ignored[T] "
+            "if it is not part of the message"
         )
 
     used = {m.tag for _, m in pending if m.tag is not None}
@@ -651,7 +707,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         fields.append(_field_info(cls, d, mem, tag, options))
 
     _check_tags(qual, fields, options)
-    _check_oneof_defaults(qual, fields)
+    _check_oneof_defaults(qual, fields, {d.name: d for d, _ in pending})
     fields.sort(key=lambda f: f.tag)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
     validated = _pydantic_base(cls) is not None
@@ -676,12 +732,17 @@ def _no_default(d: _Declared) -> bool:
     return d.default is MISSING and d.default_factory is None
 
 
-def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
+def _check_oneof_defaults(
+    qual: str, fields: list[FieldInfo], declared: dict[str, _Declared]
+) -> None:
     """At most one member of a oneof may be set in a default instance, or it could
     not be serialized."""
     set_by_default: dict[str, list[str]] = {}
     for f in fields:
-        if f.oneof is not None and (f.default_factory is not None or f.default is not None):
+        d = declared[f.name]
+        if f.oneof is not None and (
+            d.default_factory is not None or d.default not in (None, MISSING)
+        ):
             set_by_default.setdefault(f.oneof, []).append(f.name)
     for oneof, names in set_by_default.items():
         if len(names) > 1:
@@ -691,12 +752,40 @@ def _check_oneof_defaults(qual: str, fields: list[FieldInfo]) -> None:
             )
 
 
+def _extension_ranges(
+    ranges: Iterable[tuple[int, int] | range],
+) -> tuple[tuple[int, int], ...]:
+    """``extensions=`` as a tuple of ``(first, last)`` pairs (checked by _check_options);
+    a ``range(100, 200)`` is ``(100, 199)``, as in ``reserved=``."""
+    try:
+        return tuple(
+            (r.start, r.stop - 1) if isinstance(r, range) and r.step == 1 else tuple(r)  # type: ignore[misc]
+            for r in ranges
+        )
+    except TypeError:
+        raise ContractError(
+            f"extensions= takes (first, last) field-number pairs, like [(100, 199)], not {ranges!r}"
+        ) from None
+
+
+def in_extension_range(number: int, options: ContractOptions) -> bool:
+    """Whether ``number`` is in one of the contract's ``extensions=`` ranges."""
+    return any(lo <= number <= hi for lo, hi in options.extensions)
+
+
 def _check_options(qual: str, options: ContractOptions) -> None:
     """The class-level options are well typed (a float tag would never match)."""
     for r in options.reserved:
         if not (isinstance(r, (str, range)) or _is_tag_number(r)):
             raise ContractError(
                 f"{qual}: reserved entries are field numbers, ranges or names, not {r!r}"
+            )
+    for pair in options.extensions:
+        ok = len(pair) == 2 and all(_is_tag_number(n) for n in pair)
+        if not (ok and 1 <= pair[0] <= pair[1] <= MAX_FIELD_NUMBER):
+            raise ContractError(
+                f"{qual}: extensions= takes (first, last) field-number pairs with "
+                f"1 <= first <= last <= {MAX_FIELD_NUMBER}, not {pair!r}"
             )
     level = options.compatibility_level
     if level is not None and level not in _bcl.LEVELS:
@@ -737,6 +826,8 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         seen[f.tag] = f.name
         if _is_reserved(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
+        if in_extension_range(f.tag, options):
+            raise ContractError(f"{qual}.{f.name}: tag {f.tag} is in an extension range")
         if f.proto_name in reserved_names or f.name in reserved_names:
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
 
@@ -815,6 +906,14 @@ def _field_info(
     else:
         value = _value_type(where, annotation)
 
+    if optional and label in (Label.REPEATED, Label.MAP):
+        kind = "repeated" if label is Label.REPEATED else "map"
+        factory = "list" if label is Label.REPEATED else "dict"
+        raise ContractError(
+            f"{where}: a {kind} field cannot be Optional: protobuf has no presence for it (None "
+            f"and empty would be the same bytes); declare it without Optional, with "
+            f"default_factory={factory}"
+        )
     if options.compatibility_level is not None or options.include_date_time_kind:
         value = at_level(
             value, options.compatibility_level or 300, bool(options.include_date_time_kind)
@@ -863,8 +962,7 @@ def _field_info(
         init_name=d.init_name,
         owner=cls.__qualname__,
     )
-    _set_default(info, d)
-    check_default_fits(info)
+    _set_default(info, d, mem, options)
     return info
 
 
@@ -1067,31 +1165,65 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
 del _ZEROS[Kind.ENUM]
 
 
-def _set_default(info: FieldInfo, d: _Declared) -> None:
-    """What a missing field decodes to, and what a singular scalar is compared against."""
-    if d.default_factory is not None:
-        info.default_factory = d.default_factory
-        return
-    if d.default is not MISSING:
-        info.default = d.default
-        return
+def _set_default(info: FieldInfo, d: _Declared, mem: ProtoMember, options: ContractOptions) -> None:
+    """What a missing field decodes to, and what a singular scalar is compared against.
+
+    A Python default (``default=``, ``default_factory=``, ``= value``) is local: the
+    constructor's, not the wire's.  A scalar is written unless it is its type's
+    zero and reads as that zero when absent, an ``Optional`` reads as ``None``, as
+    a proto3 peer means it.  Only ``wire_default=`` (or the contract's
+    ``wire_defaults=True``) gives the wire a default of its own.  Fields whose
+    value is a message are always written, so their Python default only says what
+    an absent one (from a peer) reads as.
+    """
+    python_default = d.default
+    if python_default is MISSING and d.default_factory is not None:
+        python_default = d.default_factory() if _scalar(info) else MISSING
+    check_default_fits(info, python_default)
+    wire = mem.wire_default
+    if wire is not None:
+        if not _scalar(info):
+            raise ContractError(
+                f"{info.where}: wire_default= needs a scalar field (protobuf has no defaults "
+                "for repeated, map or message fields)"
+            )
+        check_default_fits(info, wire)
+    elif options.wire_defaults and python_default is not MISSING and not _message_like(info.value):
+        wire = python_default
     if info.label is Label.OPTIONAL:
         info.default = None
+        info.wire_default = wire
     elif info.label is Label.REPEATED:
         info.default_factory = info.container
     elif info.label is Label.MAP:
         info.default_factory = dict
-    elif info.value.kind is not Kind.MESSAGE:
-        info.default = zero_value(info.value)
-    # a singular message without default: an empty instance, built by the codec
+    elif _message_like(info.value):
+        if d.default_factory is not None:
+            info.default_factory = d.default_factory
+        elif d.default is not MISSING:
+            info.default = d.default
+        elif info.value.kind is not Kind.MESSAGE:
+            info.default = zero_value(info.value)
+        # a singular message without default: an empty instance, built by the codec
+    else:
+        info.default = zero_value(info.value) if wire is None else wire
 
 
-def check_default_fits(info: FieldInfo) -> None:
+def _scalar(info: FieldInfo) -> bool:
+    return info.label in (Label.SINGULAR, Label.OPTIONAL) and not _message_like(info.value)
+
+
+def _message_like(value: ValueType) -> bool:
+    """Values that travel as a message (contracts, Timestamp, Duration, surrogates, and
+    protobuf-net's bcl forms, whose own rules say when they are written)."""
+    return value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or value.kind in BCL_KINDS
+
+
+def check_default_fits(info: FieldInfo, default: Any) -> None:
     """Reject defaults that could never be written (``default='a'`` on an int32, ``5`` on a
     str): they would fail on every encode of an object left at its default."""
     if info.label is Label.REPEATED or info.label is Label.MAP:
         return
-    default = info.default
     if default is MISSING or default is None:
         return
     value = info.value

@@ -8,11 +8,25 @@ field's metadata; ``member()`` carries the same options inside
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Annotated, Any, TypeAlias, TypeVar
 
-__all__ = ["ProtoMember", "field", "member"]
+__all__ = ["IGNORE", "Ignored", "ProtoMember", "field", "member"]
 
 METADATA_KEY = "protoattr"
+
+
+class _Ignore:
+    """``Annotated`` metadata: the attribute is not part of the contract, on purpose."""
+
+    def __repr__(self) -> str:
+        return "protoattr.IGNORE"
+
+
+IGNORE = _Ignore()
+_T = TypeVar("_T")
+#: ``x: pa.Ignored[T] = default``: an attribute the contract leaves out on purpose (protobuf-net's
+#: ``[ProtoIgnore]``); any other attribute without a tag is a ``ContractError``
+Ignored: TypeAlias = Annotated[_T, IGNORE]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,6 +39,8 @@ class ProtoMember:
     group: bool = False
     oneof: str | None = None
     name: str | None = None
+    #: the proto2/editions ``[default = d]``: what an absent field means on the wire
+    wire_default: Any = None
 
 
 def member(
@@ -35,13 +51,24 @@ def member(
     group: bool = False,
     oneof: str | None = None,
     name: str | None = None,
+    wire_default: Any = None,
 ) -> ProtoMember:
     """Mark an ``Annotated`` attribute as protobuf field ``tag``.
+
+    ``wire_default`` as for :func:`field`.
 
     >>> from typing import Annotated
     >>> x: Annotated[int, member(1)]
     """
-    return ProtoMember(tag, required=required, packed=packed, group=group, oneof=oneof, name=name)
+    return ProtoMember(
+        tag,
+        required=required,
+        packed=packed,
+        group=group,
+        oneof=oneof,
+        name=name,
+        wire_default=wire_default,
+    )
 
 
 def field(
@@ -54,17 +81,30 @@ def field(
     group: bool = False,
     oneof: str | None = None,
     name: str | None = None,
+    wire_default: Any = None,
     **dataclass_field_kwargs: Any,
 ) -> Any:
     """A ``dataclasses.field`` that is also protobuf field ``tag``.
 
     ``default``/``default_factory`` and any other keyword go to
-    ``dataclasses.field`` unchanged; a scalar equal to its default is not
-    written (proto2 ``[default = ...]`` semantics).
+    ``dataclasses.field`` unchanged.  They are *Python* defaults, local to
+    this program: on the wire a scalar is written unless it is its type's
+    zero, and an absent one reads as that zero (proto3), as every peer
+    without this class's source reads it.  ``wire_default=d`` declares the
+    schema's ``[default = d]`` instead: on ``Optional[T]`` (explicit presence)
+    ``None`` is absent, which peers read as ``d``, and ``d`` itself is written
+    when set; on a plain ``T`` a value equal to ``d`` is not written and an
+    absent field reads as ``d`` (proto2 without presence).
     """
     metadata = dict(dataclass_field_kwargs.pop("metadata", None) or {})
     metadata[METADATA_KEY] = member(
-        tag, required=required, packed=packed, group=group, oneof=oneof, name=name
+        tag,
+        required=required,
+        packed=packed,
+        group=group,
+        oneof=oneof,
+        name=name,
+        wire_default=wire_default,
     )
     return dataclasses.field(
         default=default,

@@ -37,6 +37,7 @@ __all__ = [
     "full_name",
     "full_name_of",
     "lookup",
+    "nested_classes",
     "nested_in",
     "package_of",
     "scoped_name",
@@ -47,8 +48,9 @@ _PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 #: full name -> the classes claiming it (weakly: a class that dies gives its name up)
 _CLAIMS: dict[str, list[weakref.ref[type]]] = {}
 _LOCK = threading.Lock()
-#: nested class -> the contract class whose body declares it
+#: nested class -> the contract class whose body declares it, and the way back
 _PARENT: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
+_NESTED: weakref.WeakKeyDictionary[type, list[type]] = weakref.WeakKeyDictionary()
 #: contract class -> the full name it is claimed under now
 _CLAIMED_AS: weakref.WeakKeyDictionary[type, str] = weakref.WeakKeyDictionary()
 #: contract class -> ``(name=, package=)`` as declared
@@ -74,17 +76,23 @@ def full_name(name: str, package: str | None) -> str:
     return f"{package}.{name}" if package else name
 
 
-def scoped_name(cls: type) -> str:
+def scoped_name(cls: type, name: str | None = None) -> str:
     """``cls``'s name inside its package: ``Order.Line`` for a class nested in ``Order``.
 
     A dotted ``name=`` is taken as it is; an undotted one (or the class name) is
-    prefixed by the enclosing contract's scoped name.
+    prefixed by the enclosing contract's scoped name.  ``name`` is the class's own
+    ``name=`` (by default the one it was claimed with).
     """
-    own = _OWN.get(cls, (None, None))[0] or cls.__name__
+    own = name or _OWN.get(cls, (None, None))[0] or cls.__name__
     if "." in own:
         return own
     parent = _PARENT.get(cls)
     return f"{scoped_name(parent)}.{own}" if parent is not None else own
+
+
+def nested_classes(parent: type) -> list[type]:
+    """The contract and enum classes declared in ``parent``'s body, in order."""
+    return list(_NESTED.get(parent, []))
 
 
 def nested_in(cls: type) -> type | None:
@@ -92,12 +100,13 @@ def nested_in(cls: type) -> type | None:
     return _PARENT.get(cls)
 
 
-def package_of_class(cls: type) -> str | None:
-    """The package of a contract or enum class; a nested class has its outermost's."""
+def package_of_class(cls: type, explicit: str | None = None) -> str | None:
+    """The package of a contract or enum class (``explicit``: its own ``package=``, by
+    default the one it was claimed with); a nested class has its outermost's."""
     parent = _PARENT.get(cls)
     if parent is not None:
         return package_of_class(parent)
-    return package_of(cls, _OWN.get(cls, (None, None))[1])
+    return package_of(cls, explicit or _OWN.get(cls, (None, None))[1])
 
 
 def full_name_of(cls: type) -> str:
@@ -144,11 +153,18 @@ def _link_nested(parent: type) -> None:
     with _LOCK:
         for c in found:
             _PARENT[c] = parent
+        _NESTED[parent] = found
 
 
 def _claim_tree(parent: type) -> None:
-    for c, p in list(_PARENT.items()):
-        if p is parent and c in _OWN:
+    for c in _NESTED.get(parent, []):
+        if c in _OWN:
+            own = _OWN[c][1]
+            if own is not None and own != package_of_class(parent):
+                raise ContractError(
+                    f"{c.__qualname__}: package={own!r}, but a nested message is in its "
+                    f"outer message's package ({package_of_class(parent)!r}): leave it out"
+                )
             _claim(c, strict=True)
             _claim_tree(c)
 

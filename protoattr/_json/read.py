@@ -18,6 +18,7 @@ from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, 
 from .._core.errors import ContractError, DecodeError
 from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from .._core.wkt import NullValue
+from . import extensions as _jsonext
 from . import forms as _jsonforms
 from .bcl import bcl_reader
 from .plan import (
@@ -81,17 +82,22 @@ class _Reader:
             root = self.root_level = self.level(self.root)
         final = root.read(value, path, depth, values)
         cls = self.cls
+        extensions = values.pop(_jsonext.KEY, None)
         if final is cls:
             own = self.own_level
             if own is None:
                 own = self.own_level = self.level(cls)
-            return own.build(values, path, depth)
-        if not issubclass(final, cls):
+            obj = own.build(values, path, depth)
+        elif not issubclass(final, cls):
             raise DecodeError(
                 f"{_p(path)}: a {final.__qualname__} where {cls.__qualname__} is expected "
                 f"(no {self.plans.model.info(cls).name!r} member)"
             )
-        return self.level(final).build(values, path, depth)
+        else:
+            obj = self.level(final).build(values, path, depth)
+        if extensions:
+            _jsonext.store(obj, extensions, self.plans.model)
+        return obj
 
 
 def _not_object(value: Any, path: str, name: str) -> None:
@@ -205,8 +211,11 @@ class _Level:
     def _other_key(
         self, key: str, v: Any, path: Any, depth: int, values: dict[str, Any], final: type
     ) -> type:
-        """A key that is no field of this level: a subtype, or unknown."""
+        """A key that is no field of this level: a subtype, an extension, or unknown."""
         sub = self.subtypes.get(key)
+        if sub is None and key[:1] == "[" and key[-1:] == "]":
+            self._extension(key, v, (path, key), depth, values)
+            return final
         if sub is None:
             if self.reader.ignore_unknown:
                 _plain(v, _p((path, key)))  # skipped, but a key given twice is malformed
@@ -223,6 +232,25 @@ class _Level:
         if v.__class__ is not dict and not _is_object(v):
             _not_object(v, _p(sub_path), key)
         return self.reader.level(sub).read(v, sub_path, depth + 1, values)
+
+    def _extension(self, key: str, v: Any, path: Any, depth: int, values: dict[str, Any]) -> None:
+        """Read ``"[full.name]": v`` into ``values[_jsonext.KEY]`` (see _Reader.read)."""
+        reader = self.reader
+        ext = reader.plans.model.find_extension(key[1:-1])
+        if ext is None:
+            if reader.ignore_unknown:
+                return
+            raise DecodeError(f"{_p(path)}: no extension {key[1:-1]!r} is declared")
+        if ext.extendee is not self.cls:
+            raise DecodeError(
+                f"{_p(path)}: {key[1:-1]!r} extends {ext.extendee.__qualname__}, "
+                f"not {self.cls.__qualname__}"
+            )
+        if v is None:
+            return  # null: absent
+        got = _field_reader(reader.plans, ext.info.field, reader.ignore_unknown)(v, path, depth)
+        if got is not _SKIP:
+            values.setdefault(_jsonext.KEY, []).append((ext, got))
 
     def build(self, values: dict[str, Any], path: Any, depth: int) -> Any:
         """Complete ``values`` with defaults and construct the instance."""

@@ -12,10 +12,11 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from .._core.contract import MISSING, FieldInfo, Label, ValueType, zero_value
+from .._core.contract import MISSING, FieldInfo, Label, ValueType, declared_options, zero_value
 from .._core.errors import ContractError, EncodeError
 from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from .._core.wkt import NullValue
+from . import extensions as _jsonext
 from . import forms as _jsonforms
 from .bcl import bcl_writer
 from .plan import (
@@ -84,7 +85,17 @@ def _build_writer(plans: _Plans, opts: _Options, cls: type) -> Callable[[Any], A
             step = (None, model.info(sub).name, _ALWAYS, None, level_writer(i + 1), _NO_DEFAULT)
             items.append((link[1], step))
         items.sort(key=lambda item: item[0])
-        return _level_writer([step for _, step in items], opts.always)
+        steps = [step for _, step in items]
+        if declared_options(level).extensions:  # extensions' "[full.name]" keys go in too
+            return _jsonext.extendable_writer(
+                model,
+                level,
+                _level_writer(steps, False),
+                {step[1]: tag for tag, step in items},
+                [(s[1], s[5]) for s in steps if s[5] is not _NO_DEFAULT] if opts.always else [],
+                lambda holder: _writer(plans, opts, holder),
+            )
+        return _level_writer(steps, opts.always)
 
     return level_writer(0)
 
@@ -263,8 +274,24 @@ def _list_writer(conv: Callable[[Any], Any], where: str) -> Callable[[Any], Any]
             if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
                 raise EncodeError(f"{where}: expected a sequence, got {type(v).__name__}") from None
             raise exc
+        except EncodeError as exc:  # which item: found again, only now that one failed
+            for i, x in enumerate(v):
+                try:
+                    conv(x)
+                except EncodeError:
+                    raise _at(exc, where, f"{where}[{i}]") from None
+            raise
 
     return write
+
+
+def _at(exc: EncodeError, where: str, path: str) -> EncodeError:
+    """``exc`` (``Outer.items.n: ...``) with ``where`` (``Outer.items``) replaced by the
+    fuller ``path`` (``Outer.items[2]``), as binary encode errors name it."""
+    text = str(exc)
+    if text.startswith((where + ".", where + ":")):
+        return EncodeError(path + text[len(where) :])
+    return exc
 
 
 def _map_writer(
@@ -275,7 +302,15 @@ def _map_writer(
             items = v.items()
         except AttributeError:
             raise EncodeError(f"{where}: expected a mapping, got {type(v).__name__}") from None
-        return {key_conv(k): conv(x) for k, x in items}
+        try:
+            return {key_conv(k): conv(x) for k, x in items}
+        except EncodeError as exc:  # which value: found again, only now that one failed
+            for k, x in v.items():
+                try:
+                    conv(x)
+                except EncodeError:
+                    raise _at(exc, where, f"{where}[{k!r}]") from None
+            raise
 
     return write
 
@@ -384,7 +419,10 @@ def _value_writer(plans: _Plans, opts: _Options, vt: ValueType, where: str) -> C
                         f"{where}: expected {message_cls.__qualname__}, got {type(v).__name__}"
                     )
                 w = _writer(plans, opts, v.__class__)
-            return w(v)
+            try:
+                return w(v)
+            except EncodeError as exc:  # "V.n: ..." one level down -> "Outer.one.n: ..."
+                raise _at(exc, v.__class__.__qualname__, where) from None
 
         return write_message
     if kind is Kind.STRING:

@@ -15,7 +15,7 @@ import dataclasses
 import struct
 import typing
 from collections.abc import Callable
-from typing import IO, Any, TypeVar, overload
+from typing import IO, TYPE_CHECKING, Any, TypeVar, overload
 
 from .._core import registry
 from .._core.bcl import LEVELS
@@ -50,6 +50,9 @@ from .._python.runtime import (
 from .._python.runtime import (
     NOT_LISTS as _NOT_LISTS,
 )
+
+if TYPE_CHECKING:
+    from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
 
@@ -566,7 +569,7 @@ class CodecModel:
         except EncodeError as exc:
             if type is not None and _is_list_type(type):  # name the item, not the wrapper
                 raise self._explain(obj, exc, type) from None
-            raise
+            raise self._with_path(obj, exc) from None
         except ContractError:  # a lazy codec may find its contract bad
             raise
         except _ENCODE_FAILURES as exc:
@@ -609,7 +612,7 @@ class CodecModel:
         codec = self._codecs.get(cls)  # a lazy codec compiles on first call
         if codec is None or self.max_messages is not None:
             return self._deserialize_slow(cls, data)
-        buf = data if data.__class__ is bytes else bytes(data)
+        buf = data if data.__class__ is bytes else _buffer(data)
         try:
             return codec.decode(buf, 0, len(buf), 0, None)
         except RecursionError:
@@ -617,7 +620,7 @@ class CodecModel:
 
     def _deserialize_slow(self, cls: Any, data: Buffer) -> Any:
         """First use of ``cls``, a top-level ``list[T]``, or a model with ``max_messages``."""
-        buf = data if data.__class__ is bytes else bytes(data)
+        buf = data if data.__class__ is bytes else _buffer(data)
         codec = self._list_codec(cls) if _is_list_type(cls) else self._compiled_codec(cls)
         return self._decode(codec, buf, None)
 
@@ -650,7 +653,7 @@ class CodecModel:
         nested messages merge recursively.  Mutable objects are updated in
         place and returned; frozen ones cannot be, so a new object is returned.
         """
-        buf = data if data.__class__ is bytes else bytes(data)
+        buf = data if data.__class__ is bytes else _buffer(data)
         codec = self._compiled_codec(obj.__class__)
         merged = self._decode(codec, buf, obj)
         if codec.info.frozen or merged.__class__ is not obj.__class__:
@@ -672,6 +675,20 @@ class CodecModel:
         return len(self.serialize(obj, type=type))
 
     # -- errors ----------------------------------------------------------------
+
+    def _with_path(self, obj: Any, exc: EncodeError) -> EncodeError:
+        """``exc`` (which names the innermost field, ``V.n``) with the path from ``obj`` to
+        it (``Outer.items[2].n``); the walk runs only once encoding has failed."""
+        from .explain import find_problem
+
+        problem = find_problem(self, obj)
+        where, sep, detail = str(exc).partition(": ")
+        path = (problem or "").partition(": ")[0]
+        if not sep or not path or path == where:
+            return exc
+        if path.rsplit(".", 1)[-1] != where.rsplit(".", 1)[-1]:
+            return EncodeError(problem)  # the walk found the field the encoder could not name
+        return EncodeError(f"{path}: {detail}")  # the encoder's words, the walk's path
 
     def _explain(self, obj: Any, exc: BaseException, list_type: Any = None) -> EncodeError:
         """Find which field made encoding fail; errors are rare, so this walks slowly."""
@@ -748,6 +765,20 @@ class CodecModel:
             )
         return found[0] if found else None
 
+    def find_extension(self, full_name: str) -> Extension[Any, Any] | None:
+        """The extension declared under ``full_name`` (``pa.extension(..., name=...)``),
+        or ``None``: how JSON and text format read ``[full.name]`` keys."""
+        from .._core import extensions as _ext
+
+        found = _ext.by_name(full_name)
+        return found  # type: ignore[return-value]
+
+    def extensions_of(self, cls: type) -> list[Extension[Any, Any]]:
+        """The extensions declared for contract ``cls``, in number order."""
+        from .._core import extensions as _ext
+
+        return _ext.of(cls)  # type: ignore[return-value]
+
 
 class _MessageList:
     """A top-level ``list[T]`` of contracts: field 1, one length-delimited item each."""
@@ -808,6 +839,17 @@ class _Items:
 
     def __init__(self, items: Any) -> None:
         self.items = items
+
+
+def _buffer(data: Any) -> bytes:
+    """``data`` as ``bytes``; text is refused by name (``bytes("08 01")`` would say only
+    "string argument without an encoding")."""
+    if isinstance(data, str):
+        raise TypeError(
+            f"protobuf data is bytes (bytes, bytearray or memoryview), not str {data[:20]!r}: "
+            "to decode hex text pass bytes.fromhex(text); to read a file open it with 'rb'"
+        )
+    return bytes(data)
 
 
 def _is_list_type(tp: Any) -> bool:

@@ -10,11 +10,10 @@ first field whose value does not fit.
 from __future__ import annotations
 
 import datetime
-import decimal
 import enum
+import importlib
 import math
 import sys
-import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -50,14 +49,18 @@ def check_item(model: CodecModel, vt: ValueType, item: Any, where: str) -> str |
         return f"{where}: nested too deeply to encode"
 
 
-def _check_message(model: CodecModel, obj: Any, depth: int, path: set[int]) -> str | None:
+def _check_message(
+    model: CodecModel, obj: Any, depth: int, path: set[int], prefix: str | None = None
+) -> str | None:
+    """``prefix`` is the path to ``obj`` from the root (``Outer.items[2]``), ``None`` at
+    the root: fields are named ``Outer.items[2].n``, as JSON errors are."""
     if depth > model.max_depth:
         return f"{obj.__class__.__qualname__}: nested deeper than max_depth={model.max_depth}"
     info = model.info(obj.__class__)
     path.add(id(obj))
     for f in info.fields:
         value = getattr(obj, f.name)
-        where = f.where
+        where = f.where if prefix is None else f"{prefix}.{f.name}"
         if f.label is Label.REPEATED:
             if value is None:
                 return f"{where}: None is not a list (use an empty one)"
@@ -102,11 +105,11 @@ def _short(x: Any) -> str:
 
 _NULLABLE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
 #: the bcl.proto kinds: the Python type each holds and its encoder (which says what fails)
-_BCL: dict[Kind, tuple[type, Any]] = {
-    Kind.BCL_DATETIME: (datetime.datetime, _bcl.encode_datetime),
-    Kind.BCL_TIMESPAN: (datetime.timedelta, _bcl.encode_timespan),
-    Kind.BCL_DECIMAL: (decimal.Decimal, _bcl.encode_decimal),
-    Kind.BCL_GUID: (uuid.UUID, _bcl.encode_guid),
+_BCL: dict[Kind, tuple[str, Any]] = {
+    Kind.BCL_DATETIME: ("datetime.datetime", _bcl.encode_datetime),
+    Kind.BCL_TIMESPAN: ("datetime.timedelta", _bcl.encode_timespan),
+    Kind.BCL_DECIMAL: ("decimal.Decimal", _bcl.encode_decimal),  # imported when used
+    Kind.BCL_GUID: ("uuid.UUID", _bcl.encode_guid),
 }
 _NOT_LISTS = (str, bytes, bytearray, memoryview, Mapping)
 
@@ -195,7 +198,9 @@ def _check_value(
             return f"{where}: expected timedelta, got {type(x).__name__} {x!r}"
         return _fits(encode_duration, x, where)
     if kind in _BCL:
-        held, encode = _BCL[kind]
+        where_type, encode = _BCL[kind]
+        module, name = where_type.split(".")
+        held: type = getattr(importlib.import_module(module), name)
         if not isinstance(x, held):
             return f"{where}: expected {held.__name__}, got {type(x).__name__} {x!r}"
         return _fits(encode, x, where)
@@ -205,5 +210,5 @@ def _check_value(
             return f"{where}: expected {expected}, got {type(x).__name__} {x!r}"
         if id(x) in path:
             return f"cycle at {where}: the object refers back to an enclosing {expected}"
-        return _check_message(model, x, depth + 1, path)
+        return _check_message(model, x, depth + 1, path, where)
     return None  # pragma: no cover

@@ -9,6 +9,7 @@ backend a model uses.
 from __future__ import annotations
 
 import os
+import warnings
 from types import ModuleType
 
 __all__ = ["BACKENDS", "ENV_VAR", "available", "choose", "engine"]
@@ -16,14 +17,38 @@ __all__ = ["BACKENDS", "ENV_VAR", "available", "choose", "engine"]
 BACKENDS = ("native", "python")
 ENV_VAR = "PROTOATTR_BACKEND"
 
+_why_not: str | None = None  # the ImportError of the extension, once it failed
+_warned = False
+
 
 def engine() -> ModuleType | None:
     """The C extension module, or ``None`` when it is not built."""
+    global _why_not
     try:
         from . import _engine
-    except ImportError:
+    except ImportError as exc:
+        _why_not = str(exc)
         return None
     return _engine
+
+
+def _warn_python_fallback() -> None:
+    """Say once, where the user looks (at first use, not only in ``pip install -v``'s log),
+    that the C engine is missing, how to get it, and how to silence this."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    warnings.warn(
+        "protoattr's C engine is not built in this installation "
+        f"({_why_not or 'protoattr._native._engine is missing'}), so every model runs the "
+        "generated Python codecs, 3-5x slower. To build it, install a C compiler and the "
+        "Python headers and run `pip install -v --force-reinstall --no-binary protoattr "
+        "protoattr` (or `pip install -v -e .` in a checkout; -v shows why a build fails). "
+        f"To choose the Python codecs and silence this warning, set {ENV_VAR}=python.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 
 def available() -> bool:
@@ -44,7 +69,10 @@ def choose(backend: str | None) -> str:
         if env:
             backend, source = env, ENV_VAR
     if backend is None:
-        return "native" if available() else "python"
+        if available():
+            return "native"
+        _warn_python_fallback()
+        return "python"
     if backend not in BACKENDS:
         raise ValueError(f"{source} must be 'native' or 'python', not {backend!r}")
     if backend == "native" and not available():

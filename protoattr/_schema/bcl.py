@@ -63,6 +63,17 @@ def bcl_file() -> d.FileDescriptorProto:
                 ],
             ),
             d.DescriptorProto(
+                name="NetObjectProxy",
+                field=[
+                    _field("existingObjectKey", 1, _T.TYPE_INT32),
+                    _field("newObjectKey", 2, _T.TYPE_INT32),
+                    _field("existingTypeKey", 3, _T.TYPE_INT32),
+                    _field("newTypeKey", 4, _T.TYPE_INT32),
+                    _field("typeName", 8, _T.TYPE_STRING),
+                    _field("payload", 10, _T.TYPE_BYTES),
+                ],
+            ),
+            d.DescriptorProto(
                 name="Guid",
                 field=[_field("lo", 1, _T.TYPE_FIXED64), _field("hi", 2, _T.TYPE_FIXED64)],
             ),

@@ -29,6 +29,7 @@ __all__ = [
     "EnumOptions",
     "EnumReservedRange",
     "EnumValueDescriptorProto",
+    "ExtensionRange",
     "FeatureSet",
     "FieldDescriptorProto",
     "FieldLabel",
@@ -114,6 +115,7 @@ class FileOptions:
 @proto_contract
 @dataclass
 class MessageOptions:
+    message_set_wire_format: bool | None = tag(1, default=None)
     map_entry: bool | None = tag(7, default=None)
     features: FeatureSet | None = tag(12, default=None)
 
@@ -198,11 +200,22 @@ class ReservedRange:
 
 @proto_contract
 @dataclass
+class ExtensionRange:
+    """``DescriptorProto.ExtensionRange``: ``start`` inclusive, ``end`` exclusive."""
+
+    start: pa.int32 | None = tag(1, default=None)
+    end: pa.int32 | None = tag(2, default=None)
+
+
+@proto_contract
+@dataclass
 class DescriptorProto:
     name: str | None = tag(1, default=None)
     field: list[FieldDescriptorProto] = tag(2, default_factory=list)
     nested_type: list[DescriptorProto] = tag(3, default_factory=list)
     enum_type: list[EnumDescriptorProto] = tag(4, default_factory=list)
+    extension_range: list[ExtensionRange] = tag(5, default_factory=list)
+    extension: list[FieldDescriptorProto] = tag(6, default_factory=list)
     options: MessageOptions | None = tag(7, default=None)
     oneof_decl: list[OneofDescriptorProto] = tag(8, default_factory=list)
     reserved_range: list[ReservedRange] = tag(9, default_factory=list)
@@ -253,6 +266,7 @@ class FileDescriptorProto:
     message_type: list[DescriptorProto] = tag(4, default_factory=list)
     enum_type: list[EnumDescriptorProto] = tag(5, default_factory=list)
     service: list[ServiceDescriptorProto] = tag(6, default_factory=list)
+    extension: list[FieldDescriptorProto] = tag(7, default_factory=list)
     options: FileOptions | None = tag(8, default=None)
     source_code_info: SourceCodeInfo | None = tag(9, default=None)
     syntax: str | None = tag(12, default=None)

@@ -31,9 +31,18 @@ from .._core.names import scoped_name
 from .._core.types import BCL_KINDS, PACKABLE, Kind
 from .._json.plan import json_name
 from . import descriptor as d
+from . import extensions as _schemaext
 from . import wkt_files
 from .bcl import BCL_PROTO, bcl_file
-from .proto import _export_roots, _Exporter, _group_name, _message_like, _wire_value, file_of
+from .proto import (
+    _export_roots,
+    _Exporter,
+    _group_name,
+    _message_like,
+    _wire_value,
+    declared_default,
+    file_of,
+)
 from .services import full_name, message_name, split_services
 
 if TYPE_CHECKING:
@@ -177,6 +186,7 @@ class _Builder:
             syntax=x.syntax,
             edition=d.Edition.EDITION_2023 if x.syntax == "editions" else None,
         )
+        _schemaext.descriptor_fields(self, out)
         for info in services:
             x._name(info.name, info.cls, "service", (info.package or None) if x.home else None)
             for m in info.methods:  # the files the RPCs' messages come from are imported
@@ -256,6 +266,7 @@ class _Builder:
         x = self.x
         out = d.DescriptorProto(name=name)
         self._reserved(message, out)
+        out.extension_range = _schemaext.descriptor_ranges(message)
         used = {f.proto_name for f in message.fields} | {f.oneof for f in message.fields if f.oneof}
         oneofs: list[str] = []
         synthetic: list[tuple[d.FieldDescriptorProto, str]] = []
@@ -269,7 +280,7 @@ class _Builder:
                 out.field.append(self._plain(sub_name, tag, _OPTIONAL, d.FieldType.TYPE_MESSAGE))
                 out.field[-1].type_name = "." + full_name(x.model, sub, self.package)
                 out.field[-1].oneof_index = 0
-        for f in message.fields:
+        for f in _text_order(message.fields):
             field = self._field(f, scope, out)
             if f.oneof is not None:
                 if f.oneof not in oneofs:
@@ -387,8 +398,7 @@ class _Builder:
         if text is None:
             return None
         vt = f.value
-        value = f.default_factory() if f.default_factory is not None else f.default
-        wire = _wire_value(vt, value)
+        wire = _wire_value(vt, declared_default(f))
         kind = vt.kind
         if kind is Kind.STRING:
             return str(wire)
@@ -402,6 +412,20 @@ class _Builder:
                 return "inf" if number > 0 else "-inf"
             return _shortest(number, kind)
         return text  # enum names, true/false, integers: the same as in .proto text
+
+
+def _text_order(fields: list[FieldInfo]) -> list[FieldInfo]:
+    """Fields in the order the schema text declares them, which is protoc's: a oneof's
+    members together, where its first member is."""
+    out: list[FieldInfo] = []
+    done: set[str] = set()
+    for f in fields:
+        if f.oneof is None:
+            out.append(f)
+        elif f.oneof not in done:
+            done.add(f.oneof)
+            out += [m for m in fields if m.oneof == f.oneof]
+    return out
 
 
 def _with_features(field: d.FieldDescriptorProto, features: d.FeatureSet) -> d.FieldDescriptorProto:

@@ -21,11 +21,9 @@ How protobuf declarations become Python:
 - implicit presence (proto3 plain fields) -> ``x: T = field(n, default=<zero>)``;
 - explicit presence (proto2 ``optional``, proto3 ``optional``, messages, edition
   default) -> ``x: T | None = field(n, default=None)``, so presence survives a
-  round trip; where the declared ``[default = d]`` is not the zero value (for
-  an enum: not its first value) the field is ``x: T = field(n, default=d)``
-  instead: absent reads as ``d``, and (protoattr's rule) a value equal to ``d``
-  is not written, so a message that sets such a field to its default
-  re-encodes without it (parse-equal, not byte-equal);
+  round trip; a declared ``[default = d]`` that is not the zero value (for an
+  enum: not its first value) adds ``wire_default=d``: absent is ``None`` here and
+  ``d`` to peers, and a value set to ``d`` is still written (byte-exact relay);
 - ``required`` -> ``required=True`` with no default (the class is ``kw_only``);
 - ``repeated`` -> ``list[T]`` (``packed=False`` where the schema says expanded),
   ``map<K, V>`` -> ``dict[K, V]``, ``oneof`` -> ``oneof="name"`` on ``T | None`` fields;
@@ -37,12 +35,18 @@ How protobuf declarations become Python:
 - comments in the ``.proto`` become docstrings and comments.
 
 Types from imported files are generated too when the requested files use them.
-Services become ``@pa.service`` Protocols; extensions and options other than
-those above are left out.
+Services become ``@pa.service`` Protocols; ``extend`` blocks become ``pa.extension``
+handles and ``extensions N to M;`` the ``extensions=`` ranges (:mod:`.gen_extensions`);
+options other than those above are left out (custom options are extensions: read them
+with their handles).
 
-The work is split in three: :mod:`.gen_descriptors` indexes protoc's descriptors,
-:mod:`.gen_render` writes one module's source from them, :mod:`.gen_text` holds the
-source text helpers.  This module runs protoc and is the entry point.
+The work is split: :mod:`.gen_descriptors` indexes protoc's descriptors,
+:mod:`.gen_layout` lays out one module per file (``--out-dir``), :mod:`.gen_render`
+writes one module's source (its services in :mod:`.gen_services`), with the Python
+declarations of protobuf types in :mod:`.gen_types` and the source text helpers in
+:mod:`.gen_text`.  This module runs protoc and is the entry point;
+:func:`generate_source` and :func:`generate_modules` are the descriptors-in,
+source-out path without protoc.
 """
 
 from __future__ import annotations

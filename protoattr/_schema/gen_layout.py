@@ -24,8 +24,21 @@ __all__ = ["WELL_KNOWN_FILES", "Layout"]
 #: files whose types protoattr declares itself (pa.Timestamp, pa.Struct...): never generated
 #: as a dependency; fields of their types use protoattr's
 WELL_KNOWN_FILES = frozenset(
-    f"google/protobuf/{name}.proto"
-    for name in ("any", "duration", "empty", "field_mask", "struct", "timestamp", "wrappers")
+    [
+        *(
+            f"google/protobuf/{name}.proto"
+            for name in (
+                "any",
+                "duration",
+                "empty",
+                "field_mask",
+                "struct",
+                "timestamp",
+                "wrappers",
+            )
+        ),
+        "protobuf-net/bcl.proto",  # pa.bcl.DateTime & co.
+    ]
 )
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -86,7 +99,9 @@ class Layout:
         *folders, module = self.module_parts(imported)
         dots = "." * len(self.module_parts(importer))
         where = dots + ".".join(folders)
-        line = f"from {where} import {module} as {self.alias(imported)}"
+        alias = self.alias(imported)
+        name = module if alias == module else f"{module} as {alias}"
+        line = f"from {where} import {name}"
         if len(line) <= WIDTH:
             return [line]
-        return [f"from {where} import (", f"    {module} as {self.alias(imported)},", ")"]
+        return [f"from {where} import (", f"    {name},", ")"]

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from . import descriptor as d
+from . import gen_extensions as _genext
 from .gen_descriptors import (
     CLOSED,
     DELIMITED,
@@ -21,12 +22,12 @@ from .gen_descriptors import (
     Type,
 )
 from .gen_layout import Layout
+from .gen_services import ServiceWriter
 from .gen_text import (
     IMMUTABLE,
     WIDTH,
     Field,
     bytes_literal,
-    comment_lines,
     commented,
     doc_escape,
     docstring_lines,
@@ -35,81 +36,22 @@ from .gen_text import (
     float_literal,
     reserved_option,
     safe_name,
-    snake,
     str_literal,
     unescape,
     wrap_call,
 )
+from .gen_types import (
+    BODY_NAMES,
+    MODULE_NAMES,
+    NULLABLE,
+    PACKABLE,
+    SCALARS,
+    TIMES,
+    WELL_KNOWN,
+    ZEROS,
+    T,
+)
 
-_T = d.FieldType
-_SCALARS: dict[int, str] = {
-    _T.TYPE_DOUBLE: "float",
-    _T.TYPE_FLOAT: "pa.float32",
-    _T.TYPE_INT64: "int",
-    _T.TYPE_UINT64: "pa.uint64",
-    _T.TYPE_INT32: "pa.int32",
-    _T.TYPE_FIXED64: "pa.fixed64",
-    _T.TYPE_FIXED32: "pa.fixed32",
-    _T.TYPE_BOOL: "bool",
-    _T.TYPE_STRING: "str",
-    _T.TYPE_BYTES: "bytes",
-    _T.TYPE_UINT32: "pa.uint32",
-    _T.TYPE_SFIXED32: "pa.sfixed32",
-    _T.TYPE_SFIXED64: "pa.sfixed64",
-    _T.TYPE_SINT32: "pa.sint32",
-    _T.TYPE_SINT64: "pa.sint64",
-}
-_PACKABLE = set(_SCALARS) - {_T.TYPE_STRING, _T.TYPE_BYTES} | {_T.TYPE_ENUM}
-_ZEROS: dict[int, str] = {t: "0" for t in _SCALARS} | {
-    _T.TYPE_DOUBLE: "0.0",
-    _T.TYPE_FLOAT: "0.0",
-    _T.TYPE_BOOL: "False",
-    _T.TYPE_STRING: '""',
-    _T.TYPE_BYTES: 'b""',
-}
-_WRAPPER_NAMES = (
-    "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value",
-    "BoolValue", "StringValue", "BytesValue",
-)  # fmt: skip
-#: well-known types and what fields of them are declared as (never generated again).
-#: Timestamp and Duration are exact by default (``TIMES``: how ``time=`` changes that).
-_WELL_KNOWN = {
-    ".google.protobuf.Timestamp": "pa.Timestamp",
-    ".google.protobuf.Duration": "pa.Duration",
-    ".google.protobuf.Any": "pa.Any",
-    ".google.protobuf.Struct": "pa.Struct",
-    ".google.protobuf.Value": "pa.JsonValue",
-    ".google.protobuf.ListValue": "pa.ListValue",
-    ".google.protobuf.NullValue": "pa.NullValue",
-    ".google.protobuf.FieldMask": "pa.FieldMask",
-    ".google.protobuf.Empty": "pa.Empty",
-    **{f".google.protobuf.{name}": f"pa.wrappers.{name}" for name in _WRAPPER_NAMES},
-    # protobuf-net's bcl.proto (protoattr ships it: protobuf-net/bcl.proto)
-    **{f".bcl.{name}": f"pa.bcl.{name}" for name in ("DateTime", "TimeSpan", "Decimal", "Guid")},
-}
-#: ``time=``: ``"exact"`` keeps every value a Timestamp or Duration can hold (a relay must
-#: not corrupt nanoseconds by default); ``"datetime"`` gives ``datetime``/``timedelta``
-TIMES = {
-    "exact": {},
-    "datetime": {
-        ".google.protobuf.Timestamp": "datetime",
-        ".google.protobuf.Duration": "timedelta",
-    },
-}
-#: well-known types protoattr has a contract class for: what an RPC of them sends
-_RPC_WELL_KNOWN = {
-    f".google.protobuf.{name}": f"pa.{name}"
-    for name in ("Empty", "Any", "Timestamp", "Duration", "FieldMask")
-}
-#: annotations that already mean "None when absent"
-_NULLABLE = {f"pa.wrappers.{name}" for name in _WRAPPER_NAMES} | {"pa.JsonValue"}
-# Names the generated module defines or imports, which classes and fields must not take,
-# and the names of ``typing`` a class must not shadow where users import both.
-_MODULE_NAMES = {"annotations", "dataclass", "datetime", "enum", "pa", "timedelta"} | {
-    "Any", "Annotated", "Callable", "ClassVar", "Dict", "Final", "Generic", "List", "Literal",
-    "Optional", "Protocol", "Sequence", "Set", "Tuple", "Type", "TypeVar", "Union",
-}  # fmt: skip
-_BODY_NAMES = {"pa", "float"}  # names a class body uses at run time
 _LAZY = "\0lazy:"  # marks an enum default a class body cannot name yet (see _enum_member_name)
 
 # -- writing Python ------------------------------------------------------------------------
@@ -147,14 +89,14 @@ def _claimable(t: Type, layout: Layout | None) -> str:
     per file (``--out-dir``) each Google file has one module, and its real names.
     """
     package = t.file.package or ""
-    if t.full_name in _WELL_KNOWN:
+    if t.full_name in WELL_KNOWN:
         return ""
     if layout is None and (package == "google.protobuf" or package.startswith("google.protobuf.")):
         return ""
     return package
 
 
-class Writer:
+class Writer(ServiceWriter):
     """The source of one module: the types of ``targets`` and, without a ``layout``, all
     they use; with one, this file's types only, importing other files' modules."""
 
@@ -169,13 +111,14 @@ class Writer:
     ) -> None:
         if time not in TIMES:
             raise GenError(f"time must be one of {', '.join(map(repr, TIMES))}, not {time!r}")
-        self.well_known = _WELL_KNOWN | TIMES[time]
+        self.well_known = WELL_KNOWN | TIMES[time]
         self.index = index
         self.targets = targets
         self.command = command
         self.layout = layout
         self.imports: set[str] = set()  # the files whose modules this one imports
         self.services: list[tuple[d.FileDescriptorProto, int, d.ServiceDescriptorProto]] = []
+        self.extensions: list[_genext.Declared] = []  # the requested files' extend fields
         self.chosen: dict[str, Type] = {}
         self.uses: set[str] = set()  # "enum", "datetime", "timedelta"
         self.mutable_defaults = False  # a field whose type ruff does not know is immutable
@@ -199,11 +142,13 @@ class Writer:
             for i, s in enumerate(fd.service)
         ]
         pending += self._service_types(self.services)
+        self.extensions = _genext.declared(self)
+        pending += _genext.types_used(self, self.extensions)
         while pending:
             t = pending.pop(0)
             if t.full_name in self.chosen or t.is_map_entry:
                 continue
-            if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
+            if t.full_name in WELL_KNOWN and t.file.name not in self.targets:
                 continue
             if self.layout is not None and t.file.name not in self.targets:
                 continue  # another file's module declares it
@@ -226,10 +171,16 @@ class Writer:
         for t in messages:
             blocks.append(self._message(t))
             self.done.add(t.full_name)
+        first_is_code = not blocks and bool(self.extensions)  # after imports: one blank line
+        if self.extensions:
+            blocks.append(_genext.render(self, self.extensions))
         blocks += [self._service(fd, i, svc) for fd, i, svc in services]
         if not blocks:
             return self._header().rstrip("\n") + "\n"
-        return self._header() + "\n\n\n".join(blocks) + "\n"
+        header = self._header()
+        if first_is_code:
+            header = header.rstrip("\n") + "\n\n"
+        return header + "\n\n\n".join(blocks) + "\n"
 
     def _ref_type(self, f: d.FieldDescriptorProto) -> Type | None:
         if not f.type_name:
@@ -262,7 +213,7 @@ class Writer:
                 o.name for o in top if o is not t
             }:
                 base = "".join(p.title() for p in (t.file.package or "").split(".")) + "_" + base
-            name = safe_name(base, _MODULE_NAMES, builtin=True)
+            name = safe_name(base, MODULE_NAMES, builtin=True)
             while name in taken:
                 name += "_"
             taken[name] = t.full_name
@@ -271,7 +222,7 @@ class Writer:
 
     def _name_children(self, t: Type) -> None:
         """Nested classes: ``Order.Line``, each a safe name inside its parent's body."""
-        taken = set(_BODY_NAMES)
+        taken = set(BODY_NAMES)
         for child in t.children:
             if child.full_name not in self.chosen:
                 continue
@@ -328,40 +279,7 @@ class Writer:
             lines += [f"__protobuf_package__ = {str_literal(self.package)}", ""]
         return "\n".join(lines) + "\n\n"
 
-    # -- services ------------------------------------------------------------------------
-
-    def _service_types(
-        self, services: list[tuple[d.FileDescriptorProto, int, d.ServiceDescriptorProto]]
-    ) -> list[Type]:
-        """The request and response messages of the requested files' services."""
-        found: list[Type] = []
-        for _, _, svc in services:
-            for m in svc.method:
-                for type_name in (m.input_type, m.output_type):
-                    t = self.index.types.get(type_name or "")
-                    if t is None or t.message is None:
-                        raise GenError(
-                            f"service {svc.name}, rpc {m.name}: {type_name} is not a message "
-                            "in protoc's output"
-                        )
-                    if t.full_name in _RPC_WELL_KNOWN and t.file.name not in self.targets:
-                        continue  # protoattr's own contract: pa.Empty, pa.Timestamp...
-                    if t.full_name in _WELL_KNOWN and t.file.name not in self.targets:
-                        raise GenError(
-                            f"service {svc.name}, rpc {m.name}: {t.full_name.lstrip('.')} "
-                            "cannot be a request or response (protoattr maps it to a Python "
-                            "value, not a contract); wrap it in a message"
-                        )
-                    found.append(t)
-        return found
-
-    def _rpc_type(self, type_name: str | None) -> str:
-        """The contract an RPC sends or returns (a well-known one: protoattr's own)."""
-        t = self.index.types[type_name or ""]
-        if t.full_name not in self.chosen and t.full_name in _RPC_WELL_KNOWN:
-            self.uses.add("pa")
-            return _RPC_WELL_KNOWN[t.full_name]
-        return self._py_ref(t)
+    # -- names of other modules' classes ----------------------------------------------
 
     def _py_ref(self, t: Type) -> str:
         """How this module names the class of ``t``: its own, another module's (imported),
@@ -376,51 +294,6 @@ class Writer:
         file_name = t.file.name or ""
         self.imports.add(file_name)
         return f"{self.layout.alias(file_name)}.{t.py_name}"
-
-    def _service(self, fd: d.FileDescriptorProto, index: int, svc: d.ServiceDescriptorProto) -> str:
-        """A ``@pa.service`` Protocol: implement it to serve, ``pa.grpc.client`` it to call."""
-        from .._service import grpc_method_name
-
-        self.uses |= {"pa", "Protocol"}
-        full = f"{fd.package}.{svc.name}" if fd.package else str(svc.name)
-        taken = {t.py_name for t in self.chosen.values()}
-        name = safe_name(svc.name or f"Service{index}", taken, builtin=True)
-        comments = {
-            tuple(loc.path): loc
-            for loc in (fd.source_code_info.location if fd.source_code_info else [])
-        }
-        lines = [f"@pa.service({str_literal(full)})", f"class {name}(Protocol):"]
-        doc = docstring_lines(comments.get((6, index)), "    ")
-        lines += doc
-        attrs: set[str] = set()
-        for j, m in enumerate(svc.method):
-            if j or doc:
-                lines.append("")
-            lines += comment_lines(comments.get((6, index, 2, j)), "    ")
-            rpc_name = m.name or f"Method{j}"
-            attr = safe_name(snake(rpc_name), attrs | {"self"})
-            attrs.add(attr)
-            if grpc_method_name(attr) != rpc_name:
-                lines.append(f"    @pa.rpc(name={str_literal(rpc_name)})")
-            request, response = self._rpc_type(m.input_type), self._rpc_type(m.output_type)
-            if m.client_streaming:
-                self.uses.add("Iterator")
-                request, param = f"Iterator[{request}]", "requests"
-            else:
-                param = "request"
-            if m.server_streaming:
-                self.uses.add("Iterator")
-                response = f"Iterator[{response}]"
-            params = f"self, {param}: {request}, context: pa.CallContext = pa.CallContext.NONE"
-            signature = f"    def {attr}({params}) -> {response}: ..."
-            if len(signature) > 88:  # wrapped the way ruff format wraps it
-                if len(params) + 8 <= 88:
-                    signature = f"    def {attr}(\n        {params}\n    ) -> {response}: ..."
-                else:
-                    each = "".join(f"        {p.strip()},\n" for p in params.split(", "))
-                    signature = f"    def {attr}(\n{each}    ) -> {response}: ..."
-            lines.append(signature)
-        return "\n".join(lines)
 
     # -- enums ---------------------------------------------------------------------------
 
@@ -489,6 +362,9 @@ class Writer:
         reserved = reserved_option(m)
         if reserved:
             options.append(f"reserved={reserved}")
+        ranges = _genext.ranges_option(m)
+        if ranges:
+            options.append(f"extensions={ranges}")
         if self._short(t) != t.name:
             options.append(f"name={str_literal(t.name)}")
         package = _claimable(t, self.layout)
@@ -542,7 +418,7 @@ class Writer:
         options: list[str] = [str(number)]
         nested = {self._short(c) for c in t.children if c.full_name in self.chosen}
         name = safe_name(
-            proto_name, _BODY_NAMES | nested | {o.py_name for o in self.chosen.values()}
+            proto_name, BODY_NAMES | nested | {o.py_name for o in self.chosen.values()}
         )
         needs_value = False
 
@@ -556,20 +432,20 @@ class Writer:
             return Field(name, proto_name, number, annotation, options, comment, loc=loc)
 
         value = self._value_type(f)
-        is_message = ftype in (_T.TYPE_MESSAGE, _T.TYPE_GROUP)
-        group = ftype == _T.TYPE_GROUP or (
+        is_message = ftype in (T.TYPE_MESSAGE, T.TYPE_GROUP)
+        group = ftype == T.TYPE_GROUP or (
             is_message and t.syntax == "editions" and features.message_encoding == DELIMITED
         )
         if label == d.FieldLabel.LABEL_REPEATED:
             annotation = f"list[{value}]"
             options.append("default_factory=list")
             packed = self._packed(t, f, features)
-            if ftype in _PACKABLE and not packed:
+            if ftype in PACKABLE and not packed:
                 options.append("packed=False")
         else:
             presence = self._presence(t, f, features, is_message)
             default = self._default(f, ref, t)
-            if value in _NULLABLE:  # a wrapper or a JSON value: None is absent already
+            if value in NULLABLE:  # a wrapper or a JSON value: None is absent already
                 annotation = value
                 options += ["default=None"] + ([f"oneof={str_literal(oneof)}"] if oneof else [])
             elif oneof is not None:
@@ -585,8 +461,13 @@ class Writer:
                 annotation = value
                 options.append(f"default={self._zero(f, ref, t)}")
             elif default is not None and not self._is_natural(f, ref, default, t):
-                annotation = value
-                options.append(f"default={default}")
+                annotation = f"{value} | None"  # presence kept: set-to-default is written
+                if default.startswith(_LAZY):  # an enum not visible here yet: its number
+                    assert ref is not None and ref.enum is not None
+                    default = str(
+                        next(v.number for v in ref.enum.value if v.name == f.default_value)
+                    )
+                options += ["default=None", f"wire_default={default}"]
             else:
                 annotation = f"{value} | None"
                 options.append("default=None")
@@ -610,13 +491,13 @@ class Writer:
 
     def _value_type(self, f: d.FieldDescriptorProto) -> str:
         ftype = f.type
-        if ftype in _SCALARS:
-            return _SCALARS[ftype]
+        if ftype in SCALARS:
+            return SCALARS[ftype]
         if not f.type_name:
             raise GenError(f"field {f.name} has neither a scalar type nor a type name")
         ref = self.chosen.get(f.type_name)
         known = self.well_known
-        if ref is None and f.type_name in known and ftype in (_T.TYPE_MESSAGE, _T.TYPE_ENUM):
+        if ref is None and f.type_name in known and ftype in (T.TYPE_MESSAGE, T.TYPE_ENUM):
             py = known[f.type_name]
             self.uses.add("pa" if py.startswith("pa.") else py)
             return py
@@ -651,13 +532,13 @@ class Writer:
         return "explicit"
 
     def _zero(self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None) -> str:
-        if f.type == _T.TYPE_ENUM:
+        if f.type == T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             if not ref.enum.value:
                 return "0"
             zero = [v for v in ref.enum.value if v.number == 0]
             return self._enum_member_name(ref, None, (zero or ref.enum.value)[0].name, where)
-        return _ZEROS.get(f.type or 0, "None")
+        return ZEROS.get(f.type or 0, "None")
 
     def _default(
         self, f: d.FieldDescriptorProto, ref: Type | None, where: Type | None = None
@@ -667,18 +548,18 @@ class Writer:
         if text is None:
             return None
         ftype = f.type
-        if ftype == _T.TYPE_ENUM:
+        if ftype == T.TYPE_ENUM:
             assert ref is not None
             return self._enum_member_name(ref, None, text, where)
-        if ftype == _T.TYPE_BOOL:
+        if ftype == T.TYPE_BOOL:
             return "True" if text == "true" else "False"
-        if ftype == _T.TYPE_STRING:
+        if ftype == T.TYPE_STRING:
             return str_literal(text)
-        if ftype == _T.TYPE_BYTES:
+        if ftype == T.TYPE_BYTES:
             return bytes_literal(unescape(text))
-        if ftype in (_T.TYPE_DOUBLE, _T.TYPE_FLOAT):
+        if ftype in (T.TYPE_DOUBLE, T.TYPE_FLOAT):
             return float_literal(text)
-        if ftype in _SCALARS:
+        if ftype in SCALARS:
             return str(int(text, 0))
         return None
 
@@ -687,10 +568,10 @@ class Writer:
     ) -> bool:
         """Whether an explicit default is what an absent field reads as anyway (zero or,
         for enums, the first value): then ``T | None`` keeps presence at no cost."""
-        if f.type == _T.TYPE_ENUM:
+        if f.type == T.TYPE_ENUM:
             assert ref is not None and ref.enum is not None
             first = ref.enum.value[0].name if ref.enum.value else None
             return first is not None and default == self._enum_member_name(ref, None, first, where)
-        if f.type in (_T.TYPE_DOUBLE, _T.TYPE_FLOAT):
+        if f.type in (T.TYPE_DOUBLE, T.TYPE_FLOAT):
             return default == "0.0"
         return default == self._zero(f, ref, where)

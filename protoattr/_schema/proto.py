@@ -66,10 +66,11 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
-from .._core.names import _PACKAGE, nested_in, scoped_name
+from .._core.names import _PACKAGE, nested_classes, nested_in, scoped_name
 from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
+from . import extensions as _schemaext
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -231,6 +232,12 @@ class _Exporter:
                 parent = self._parent(cls)
                 if parent is not None:  # a nested message needs the one around it
                     pending.append((parent, True))
+                for inner in nested_classes(cls):  # and its declaration holds its nested ones
+                    if not issubclass(inner, enum.Enum):
+                        pending.append((inner, True))
+                    elif inner not in self.enums:
+                        self.enums[inner] = None
+                        self._name(scoped_name(inner), inner, "enum")
                 for f in message.fields:
                     for vt in (f.key, f.value):
                         if vt is None:
@@ -261,6 +268,7 @@ class _Exporter:
                     pending.append((link[0], True))
             if as_message:
                 message.as_message = True
+        _schemaext.discover(self)  # and what the extensions of these messages use
         for enum_cls in self.enums:
             self.enum_values[enum_cls] = self._enum_values(enum_cls)
         self._scope_enum_values()
@@ -474,6 +482,7 @@ class _Exporter:
             if self._here(enum_cls) and self._parent(enum_cls) is None:
                 body += self._enum(enum_cls)
                 body.append("")
+        body += _schemaext.extend_blocks(self)
         services = [
             s for s in self.services if not self.home or (s.package or None) == self.package
         ]
@@ -547,6 +556,7 @@ class _Exporter:
         decl = message.info.scoped_name.rpartition(".")[2]
         lines: list[str] = [] if group else [f"{_INDENT * depth}message {decl} {{"]
         lines += self._reserved(message, pad)
+        lines += _schemaext.range_lines(self, message, pad)
         if not group:  # nested declarations first, as protoc lists them before map entries
             nested, nested_enums = self._children(message.cls)
             for inner in nested:
@@ -716,7 +726,7 @@ class _Exporter:
         zero that is implicit presence; otherwise it needs a declared default.
         """
         vt = f.value
-        default = f.default_factory() if f.default_factory is not None else f.default
+        default = declared_default(f)
         if f.label is Label.OPTIONAL or f.required or _message_like(vt):
             presence = "explicit"
             if default is None or _message_like(vt):
@@ -862,3 +872,11 @@ def _upper_snake(name: str) -> str:
 
 def _qual(owner: object) -> str:
     return str(getattr(owner, "__qualname__", repr(owner)))
+
+
+def declared_default(f: FieldInfo) -> Any:
+    """The default a schema declares for ``f``: what an absent field reads as on the
+    wire (an explicit-presence field's ``wire_default``, else the codec's default)."""
+    if f.wire_default is not None:
+        return f.wire_default
+    return f.default_factory() if f.default_factory is not None else f.default

@@ -80,17 +80,15 @@ def framing_tag(field_number: int) -> bytes:
 
 def _runs_plans(model: object) -> bool:
     """A model of ours on the engine; any other object with ``serialize``/``deserialize``
-    (a stand-in, a wrapper) is called as it is."""
-    return (
-        isinstance(model, CodecModel) and model.backend == "native" and model.max_messages is None
-    )
+    (a stand-in, a wrapper) is called as it is.  The engine counts a bounded model's
+    messages per decode (each item starts a fresh count, as ``deserialize`` does)."""
+    return isinstance(model, CodecModel) and model.backend == "native"
 
 
 def plan_of(model: CodecModel, cls: object) -> Any:
     """The engine's plan decoding ``cls`` in ``model``, or ``None`` (then Python frames).
 
-    A model with ``max_messages`` counts messages in its Python codecs, so it
-    gets no plan here either.  A class that is not a contract gets ``None``:
+    A class that is not a contract gets ``None``:
     its error comes from the exact reader, where it always came from.
     """
     engine = _ENGINE
@@ -162,21 +160,24 @@ class ChunkSource:
             self.stream.read(consumed)  # peek: the items were only looked at
         if final:
             return None
-        if held and not consumed:  # not even the chunk's first frame: read it exactly
-            item = exact.next()
-            if isinstance(item, _End):
-                return None
-            src.index += 1
-            return (item,)
-        chunk = self.stream.read(READ_SIZE) if self.mode == "seek" else self.stream.peek(1)
-        if chunk is None:
-            _would_block()
-        if not chunk:
+        stuck = held and not consumed  # not even the first frame of a fresh chunk
+        if not stuck:
+            chunk = self.stream.read(READ_SIZE) if self.mode == "seek" else self.stream.peek(1)
+            if chunk is None:
+                _would_block()
+            if chunk:
+                self.held = len(chunk)
+                return chunk if chunk.__class__ is bytes else bytes(chunk)
+            if self.mode == "seek":
+                return None  # an empty read: the end
+            # An empty peek() is the end, or nothing ready on a non-blocking stream
+            # (which peek does not say): the exact reader's read() tells them apart.
+        # not even the chunk's first frame, or nothing peeked: one item read exactly
+        item = exact.next()
+        if isinstance(item, _End):
             return None
-        if chunk.__class__ is not bytes:
-            chunk = bytes(chunk)
-        self.held = len(chunk)
-        return chunk
+        src.index += 1
+        return (item,)
 
 
 class PyFramer:

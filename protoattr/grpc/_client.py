@@ -61,7 +61,7 @@ def client(
             multicallable = make(path, _registered_method=True)
         except TypeError:  # grpcio before 1.63 has no registered methods
             multicallable = make(path)
-        methods[m.attr] = _method(m, multicallable, model, defaults, aio)
+        methods[m.attr] = _voids(m, _method(m, multicallable, model, defaults, aio), aio)
     stub = type(f"{info.cls.__name__}Client", (_Client,), {})()
     stub.__dict__.update(methods)
     stub._service = info.full_name
@@ -135,6 +135,33 @@ def _failed(context: CallContext | None, error: grpc.RpcError) -> ServiceError:
         context.code = failure.code()
         context.details = failure.details()
     return failure
+
+
+def _voids(m: MethodInfo, call: Callable[..., Any], aio: bool) -> Callable[..., Any]:
+    """A method declared without a request, or ``-> None``, as its declaration reads:
+    the Empty request is sent for it, the Empty response becomes None."""
+    if m.takes_request and m.returns_value:
+        return call
+    empty = m.request
+
+    def args(a: tuple[Any, ...]) -> tuple[Any, ...]:
+        return a if m.takes_request else (empty(), *a)
+
+    if aio and not m.server_streaming:
+
+        async def aio_void(*a: Any, **kw: Any) -> Any:
+            out = await call(*args(a), **kw)
+            return out if m.returns_value else None
+
+        aio_void.__name__ = m.attr
+        return aio_void
+
+    def void(*a: Any, **kw: Any) -> Any:
+        out = call(*args(a), **kw)
+        return out if m.returns_value else None
+
+    void.__name__ = m.attr
+    return void
 
 
 def _method(

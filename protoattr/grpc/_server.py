@@ -67,8 +67,8 @@ def _request_model(model: TypeModel | None) -> TypeModel:
 
 def add_service(
     server: grpc.Server | grpc.aio.Server,
-    service: type,
-    implementation: object,
+    service: object,
+    implementation: object = None,
     *,
     model: TypeModel | None = None,
 ) -> None:
@@ -76,7 +76,8 @@ def add_service(
 
     ``service`` is a class decorated with ``@protoattr.service``;
     ``implementation`` any object with its methods (usually an instance of a
-    class that subclasses the service Protocol).  On a ``grpc.server()``
+    class that subclasses the service Protocol).  ``add_service(server, impl)``
+    serves ``impl`` as the one service its class subclasses.  On a ``grpc.server()``
     every method must be a plain function or generator; on a
     ``grpc.aio.server()`` they may be ``async`` or plain: plain unary and
     server-streaming methods run on the event loop, plain ones that read a
@@ -88,6 +89,10 @@ def add_service(
     make the server build millions of objects.  Pass ``model=`` to choose another
     bound (a model without ``max_messages`` has none).
     """
+    if implementation is None:
+        service, implementation = _declared_service(service), service
+    if not isinstance(service, type):
+        raise TypeError(f"add_service() takes a service class, not {service!r}")
     info = service_info(service)
     handlers = method_handlers(
         info, implementation, model=model, aio=isinstance(server, grpc.aio.Server)
@@ -97,6 +102,21 @@ def add_service(
     )
     if hasattr(server, "add_registered_method_handlers"):  # grpcio >= 1.63
         server.add_registered_method_handlers(info.full_name, handlers)
+
+
+def _declared_service(implementation: object) -> type:
+    """The one ``@protoattr.service`` class among the bases of ``implementation``'s class."""
+    from .._service import is_service
+
+    found = [c for c in type(implementation).__mro__ if is_service(c)]
+    if len(found) != 1:
+        what = "none" if not found else ", ".join(c.__qualname__ for c in found)
+        raise TypeError(
+            f"add_service(server, {type(implementation).__qualname__}()) needs the service: "
+            f"its class subclasses {what} of the declared services; pass "
+            "add_service(server, Service, implementation)"
+        )
+    return found[0]
 
 
 def method_handlers(
@@ -141,13 +161,14 @@ def _implementation_of(info: ServiceInfo, m: MethodInfo, implementation: object)
     return fn
 
 
-def _wants_context(fn: Any) -> bool:
+def _wants_context(fn: Any, takes_request: bool = True) -> bool:
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         return False
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+    needed = 2 if takes_request else 1  # a method declared without a request takes no request
+    return len(positional) >= needed or any(p.kind is p.VAR_POSITIONAL for p in params)
 
 
 class _BadRequest(Exception):
@@ -167,7 +188,7 @@ class _Call:
         self.path = f"/{info.full_name}/{m.name}"
         owner = getattr(fn, "__self__", None)
         self.where = f"{type(owner).__qualname__}.{m.attr}" if owner is not None else m.owner
-        self.with_context = _wants_context(fn)
+        self.with_context = _wants_context(fn, m.takes_request)
         self.serialize = model.serialize
         self.deserialize = model.deserialize
         self.request = m.request
@@ -182,6 +203,8 @@ class _Call:
             raise _BadRequest(exc) from None
 
     def encode(self, response: Any) -> bytes:
+        if response is None and not self.m.returns_value:  # a void operation: Empty
+            response = self.response()
         if not isinstance(response, self.response):
             raise TypeError(
                 f"{self.where} returned {type(response).__qualname__}, "
@@ -201,6 +224,8 @@ class _Call:
         return CallContext._for_server(context) if self.with_context else None
 
     def invoke(self, request: Any, ctx: CallContext | None) -> Any:
+        if not self.m.takes_request:  # declared without one: the Empty request is dropped
+            return self.fn() if ctx is None else self.fn(ctx)
         return self.fn(request) if ctx is None else self.fn(request, ctx)
 
     # -- failures ----------------------------------------------------------

@@ -355,6 +355,39 @@ def converted_ops(model: pa.TypeModel) -> list[Op]:
     ]
 
 
+def bcl_ops(model: pa.TypeModel) -> list[Op]:
+    """protobuf-net's bcl.proto forms (bcl.c): valid bodies, the Python helper's cases
+    (another time zone, a tick, unknown fields) and values refused either way."""
+    from tests.test_bcl import Explicit, Fixed
+
+    paris = datetime.timezone(datetime.timedelta(hours=2))
+    good = Explicit(
+        datetime.datetime(2019, 9, 27, 10, 25, 32, 123000),
+        datetime.timedelta(minutes=90),
+        decimal.Decimal("-12.345"),
+        __import__("uuid").UUID(int=2**100 + 7),
+    )
+    data = model.serialize(good)
+    wire = [
+        data,
+        b"\x0a\x04\x08\x02\x10\x05",  # one tick: refused
+        b"\x0a\x06\x08\x02\x10\x00\x20\x07",  # an unknown field: the helper reads it
+        b"\x1a\x04\x08\x01\x18\x3a",  # scale 29
+        b"\x22\x02\x20\x07",  # a Guid with an unknown field
+        b"\x0a\x02\x10\x06",  # an unknown scale
+        data[:-3],
+    ]
+    fixed = Fixed(datetime.datetime.min, datetime.timedelta.max, [datetime.datetime.max])
+    return [
+        lambda: model.deserialize(Explicit, model.serialize(good)),
+        lambda: model.serialize(Explicit(good.when.replace(tzinfo=paris))),
+        lambda: model.serialize(Explicit(good.when, total=decimal.Decimal("NaN"))),
+        lambda: model.serialize(Explicit("x")),  # type: ignore[arg-type]
+        lambda: model.deserialize(Fixed, model.serialize(fixed)),
+        *(lambda w=w: model.deserialize(Explicit, w) for w in wire),
+    ]
+
+
 FEATURES: list[Callable[[pa.TypeModel], list[Op]]] = [
     scalar_ops,
     message_ops,
@@ -369,6 +402,7 @@ FEATURES: list[Callable[[pa.TypeModel], list[Op]]] = [
     fallback_ops,
     hier_ops,
     converted_ops,
+    bcl_ops,
 ]
 
 

@@ -128,9 +128,11 @@ static int read_scaled(const unsigned char *p, const unsigned char *end, int64_t
 
 /* ticks of value x scale, whole microseconds; 0 when it overflows or is not */
 static int scaled_ticks(int64_t value, int scale, int64_t *ticks) {
-    if (__builtin_mul_overflow(value, TICKS_PER[scale], ticks)) {
+    int64_t unit = TICKS_PER[scale];  /* > 0; no compiler builtins (MSVC builds this too) */
+    if (value > INT64_MAX / unit || value < INT64_MIN / unit) {
         return 0;
     }
+    *ticks = value * unit;
     return *ticks % 10 == 0;
 }
 
@@ -197,13 +199,41 @@ static PyObject *decode_timespan(PyDateTime_CAPI *api, const unsigned char *p,
 
 /* -- decimal ----------------------------------------------------------------------- */
 
-#ifdef __SIZEOF_INT128__
-typedef unsigned __int128 u128;
-#define MAX_COEFFICIENT (((u128)1 << 96) - 1)
+/* A .NET decimal's 96-bit coefficient as three 32-bit limbs, least significant first
+ * (portable: no 128-bit integers). */
+typedef struct {
+    uint32_t limb[3];
+} U96;
+
+/* c = c * 10 + digit; 0 when it no longer fits 96 bits */
+static int u96_mul10_add(U96 *c, unsigned digit) {
+    uint64_t carry = digit;
+    for (int i = 0; i < 3; i++) {
+        uint64_t t = (uint64_t)c->limb[i] * 10 + carry;
+        c->limb[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    return carry == 0;
+}
+
+/* c = c / 10, returning the remainder */
+static unsigned u96_divmod10(U96 *c) {
+    uint64_t r = 0;
+    for (int i = 2; i >= 0; i--) {
+        uint64_t t = r << 32 | c->limb[i];
+        c->limb[i] = (uint32_t)(t / 10);
+        r = t % 10;
+    }
+    return (unsigned)r;
+}
+
+static int u96_is_zero(const U96 *c) {
+    return (c->limb[0] | c->limb[1] | c->limb[2]) == 0;
+}
 
 /* str(Decimal) -> coefficient, scale 0..28, sign; 0 when it does not fit (or is no
  * finite number): Python then says why. */
-static int parse_decimal(PyObject *text, u128 *coef, int *scale, int *negative) {
+static int parse_decimal(PyObject *text, U96 *coef, int *scale, int *negative) {
     if (!PyUnicode_IS_ASCII(text)) {
         return 0;
     }
@@ -273,21 +303,18 @@ static int parse_decimal(PyObject *text, u128 *coef, int *scale, int *negative) 
     if (nd > 29 || sc > 28) {
         return 0;
     }
-    u128 c = 0;
+    U96 c = {{0, 0, 0}};
     for (int k = 0; k < nd; k++) {
-        c = c * 10 + (u128)(digits[k] - '0');
-    }
-    if (c > MAX_COEFFICIENT) {
-        return 0;
+        if (!u96_mul10_add(&c, (unsigned)(digits[k] - '0'))) {
+            return 0;  /* 29 digits beyond 2**96 - 1 */
+        }
     }
     *coef = c;
     *scale = (int)sc;
     return 1;
 }
-#endif
 
 static int encode_decimal(const ValueSpec *vs, PyObject *v, Buf *b) {
-#ifdef __SIZEOF_INT128__
     if (vs->domain == NULL || Py_TYPE(v) != (PyTypeObject *)vs->domain) {
         return 0;
     }
@@ -295,14 +322,14 @@ static int encode_decimal(const ValueSpec *vs, PyObject *v, Buf *b) {
     if (text == NULL) {
         return -1;
     }
-    u128 coef;
+    U96 coef;
     int scale, negative;
     int ok = parse_decimal(text, &coef, &scale, &negative);
     Py_DECREF(text);
     if (!ok) {
         return 0;
     }
-    uint64_t lo = (uint64_t)coef, hi = (uint64_t)(coef >> 64);
+    uint64_t lo = (uint64_t)coef.limb[1] << 32 | coef.limb[0], hi = coef.limb[2];
     uint32_t sign_scale = (uint32_t)(scale << 1 | negative);
     if (buf_reserve(b, 1 + 22) < 0) {
         return -1;
@@ -321,15 +348,10 @@ static int encode_decimal(const ValueSpec *vs, PyObject *v, Buf *b) {
         buf_put_varint_unchecked(b, sign_scale);
     }
     return buf_close(b, at) < 0 ? -1 : 1;
-#else
-    (void)vs; (void)v; (void)b;
-    return 0;
-#endif
 }
 
 static PyObject *decode_decimal(const ValueSpec *vs, const unsigned char *p,
                                 const unsigned char *end, int *taken) {
-#ifdef __SIZEOF_INT128__
     uint64_t lo = 0, hi = 0, sign_scale = 0;
     while (p < end) {
         uint64_t tag, x;
@@ -349,14 +371,13 @@ static PyObject *decode_decimal(const ValueSpec *vs, const unsigned char *p,
     if (scale > 28 || vs->domain == NULL) {
         return NULL;
     }
-    u128 c = (u128)hi << 64 | lo;
+    U96 c = {{(uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi}};
     char text[48];
     char rev[32];
     int nr = 0;
     do {
-        rev[nr++] = (char)('0' + (int)(c % 10));
-        c /= 10;
-    } while (c);
+        rev[nr++] = (char)('0' + u96_divmod10(&c));
+    } while (!u96_is_zero(&c));
     int k = 0;
     if (sign_scale & 1) text[k++] = '-';
     while (nr) text[k++] = rev[--nr];
@@ -369,10 +390,6 @@ static PyObject *decode_decimal(const ValueSpec *vs, const unsigned char *p,
     PyObject *out = PyObject_CallOneArg(vs->domain, s);  /* Decimal(text): exact */
     Py_DECREF(s);
     return out;
-#else
-    (void)vs; (void)p; (void)end; (void)taken;
-    return NULL;
-#endif
 }
 
 /* -- guid -------------------------------------------------------------------------- */

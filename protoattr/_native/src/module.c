@@ -1,5 +1,6 @@
 /* protoattr._native._engine: module init (PEP 489 multi-phase, module state). */
 #include "plan.h"
+#include "stack.h"
 
 static int engine_exec(PyObject *module) {
     EngineState *st = PyModule_GetState(module);
@@ -16,6 +17,10 @@ static int engine_exec(PyObject *module) {
     if (engine_add_stream(module) < 0) {  /* stream.c */
         return -1;
     }
+    /* Find the importing thread's stack bound now: on Linux's main thread that is
+     * glibc reading /proc/self/maps (~0.15 ms), which a program would otherwise
+     * pay on its first serialize or deserialize. */
+    (void)stack_low();
     st->str_encode = PyUnicode_InternFromString("encode");
     st->str_decode = PyUnicode_InternFromString("decode");
     st->str_value = PyUnicode_InternFromString("value");

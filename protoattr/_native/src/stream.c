@@ -114,7 +114,12 @@ static PyObject *take_one(EngineState *st, FrameReader *r, PyObject *chunk, Py_s
         engine_gc_resume(st);
     }
     if (out == NULL) {
-        engine_may_fall_back();  /* clears an ordinary failure; keeps KeyboardInterrupt */
+        /* An ordinary failure, or a final one (the model's message bound crossed):
+         * the exact reader decodes the item again and raises the error with its
+         * index and stream offset.  KeyboardInterrupt and the like propagate. */
+        if (!engine_may_fall_back() && PyErr_ExceptionMatches(PyExc_Exception)) {
+            PyErr_Clear();
+        }
         return NULL;
     }
     *pos = start + len;
