@@ -100,6 +100,9 @@ _TOLERATED = re.compile(
             r"is given twice \(as its proto name and its JSON name\)",
             r"beside @type and value",  # extra keys beside a well-known payload
             r"nesting deeper than",  # map entries count as on the wire
+            # a NullValue member's null beside another member: json_format does not
+            # count the null, and the last member given wins
+            r"oneof '\w+' already has",
             r"is not a finite number",  # NaN, Infinity in a Value: no JSON form to print
             r"Timestamp|Duration",  # RFC 3339 without leading zeros, > 9 digits...
             r"out of range for float",  # ... and the largest float32, which we accept

@@ -213,3 +213,9 @@ def test_an_any_of_a_well_known_type_with_an_extra_key() -> None:
 def test_malformed_base64_padding_is_refused_on_purpose(text: str) -> None:
     with pytest.raises(pa.DecodeError, match="base64"):
         pa.from_json(M, '{"optionalBytes": ' + text + "}")
+
+
+def test_a_null_member_beside_another_member_is_two_members() -> None:
+    # found by the fuzzer: json_format does not count the null and keeps the last member
+    with pytest.raises(pa.DecodeError, match="oneof 'oneof_field' already has 'oneofNullValue'"):
+        pa.from_json(M, '{"oneofNullValue": null, "oneofUint64": "0"}')
