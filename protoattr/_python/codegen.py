@@ -737,14 +737,7 @@ class _Generator:
                 src.dedent()
                 skip = f"pos = _skip(buf, pos, end, tag, depth, {maxd})"
                 known = [t for f in fields for t, _ in self._field_decoders(f, "end", unknown, 0)]
-                if len(known) > 8:  # an unknown field skips the chain of tests below at once
-                    src(f"if tag not in {self.const(frozenset(known), 'known')}:")
-                    with src.indent():
-                        src(skip)
-                        if unknown is not None:
-                            self.ns["_ucat"] = _runtime.unknown_append
-                            src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
-                        src("continue")
+                self._skip_unknown_at_once(src, known, skip, unknown)
                 keyword = "if"
                 for f in fields:
                     group = [f.name] + [
@@ -833,14 +826,7 @@ class _Generator:
             known = [t for f in fields for t, _ in self._field_decoders(f, end, unknown, 0)]
             known += [_wire.make_tag(t, 2) for t, _ in self.ctx.children_of(level)]
             skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
-            if len(known) > 8:  # an unknown field skips the chain of tests below at once
-                src(f"if tag not in {self.const(frozenset(known), 'known')}:")
-                with src.indent():
-                    src(skip)
-                    if unknown is not None:
-                        self.ns["_ucat"] = _runtime.unknown_append
-                        src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
-                    src("continue")
+            self._skip_unknown_at_once(src, known, skip, unknown)
             keyword = "if"
             for f in fields:
                 for tag, lines in self._field_decoders(f, end, unknown, 0):
@@ -959,6 +945,21 @@ class _Generator:
                 src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, bytes({var}))")
                 src.dedent()
         src("return obj")
+
+    def _skip_unknown_at_once(
+        self, src: _Source, known: list[int], skip: str, unknown: str | None
+    ) -> None:
+        """With more than eight known tags, an unknown field skips the chain of tests that
+        follows at once (and is kept, where unknown fields are)."""
+        if len(known) <= 8:
+            return
+        src(f"if tag not in {self.const(frozenset(known), 'known')}:")
+        with src.indent():
+            src(skip)
+            if unknown is not None:
+                self.ns["_ucat"] = _runtime.unknown_append
+                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+            src("continue")
 
     def _field_decoders(
         self, f: FieldInfo, end: str, unknown: str | None, skip: int
