@@ -200,6 +200,33 @@ static int read_len(const unsigned char **p, const unsigned char *end,
     return 0;
 }
 
+/* `vs->helper_decode(buf, start, end, [previous,] depth + 1, max_depth)`: the Python
+ * helper of a value the engine does not take itself; `previous` is passed where it is not
+ * NULL (time values merge into it).  New reference or NULL. */
+static PyObject *call_value_helper(Ctx *c, const ValueSpec *vs, const unsigned char *start,
+                                   const unsigned char *e, Py_ssize_t depth,
+                                   PyObject *previous) {
+    PyObject *pos = py_ssize(start - c->base);
+    PyObject *stop = py_ssize(e - c->base);
+    PyObject *dep = py_ssize(depth + 1);
+    PyObject *maxd = py_ssize(c->max_depth);
+    PyObject *out = NULL;
+    if (pos && stop && dep && maxd) {
+        if (previous != NULL) {
+            PyObject *args[6] = {c->bufobj, pos, stop, previous, dep, maxd};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 6, NULL);
+        } else {
+            PyObject *args[5] = {c->bufobj, pos, stop, dep, maxd};
+            out = PyObject_Vectorcall(vs->helper_decode, args, 5, NULL);
+        }
+    }
+    Py_XDECREF(pos);
+    Py_XDECREF(stop);
+    Py_XDECREF(dep);
+    Py_XDECREF(maxd);
+    return out;
+}
+
 /* One value of `vs` (its tag already read, wire type checked) at *p. `previous` is
  * the current value for time values (merged by the helper). New reference or NULL. */
 static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned char **p,
@@ -253,20 +280,7 @@ static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned cha
         /* a merge (into a default too), other fields in the body (groups there count
          * depth on from depth + 1), a value out of range: the Python helper, as the
          * generated decoder calls it (its error, if any, makes the codec run) */
-        PyObject *pos = py_ssize(start - c->base);
-        PyObject *stop = py_ssize(e - c->base);
-        PyObject *dep = py_ssize(depth + 1);
-        PyObject *maxd = py_ssize(c->max_depth);
-        PyObject *out = NULL;
-        if (pos && stop && dep && maxd) {
-            PyObject *args[6] = {c->bufobj, pos, stop, previous ? previous : Py_None, dep, maxd};
-            out = PyObject_Vectorcall(vs->helper_decode, args, 6, NULL);
-        }
-        Py_XDECREF(pos);
-        Py_XDECREF(stop);
-        Py_XDECREF(dep);
-        Py_XDECREF(maxd);
-        return out;
+        return call_value_helper(c, vs, start, e, depth, previous ? previous : Py_None);
     }
     case K_BCL_DATETIME: case K_BCL_TIMESPAN: case K_BCL_DECIMAL: case K_BCL_GUID: {
         /* each occurrence read whole (protobuf-net does not merge them) */
@@ -279,20 +293,7 @@ static PyObject *read_wire_value(Ctx *c, const ValueSpec *vs, const unsigned cha
             return t;
         }
         /* anything unusual: the Python helper (its error, if any, makes the codec run) */
-        PyObject *pos = py_ssize(start - c->base);
-        PyObject *stop = py_ssize(e - c->base);
-        PyObject *dep = py_ssize(depth + 1);
-        PyObject *maxd = py_ssize(c->max_depth);
-        PyObject *out = NULL;
-        if (pos && stop && dep && maxd) {
-            PyObject *args[5] = {c->bufobj, pos, stop, dep, maxd};
-            out = PyObject_Vectorcall(vs->helper_decode, args, 5, NULL);
-        }
-        Py_XDECREF(pos);
-        Py_XDECREF(stop);
-        Py_XDECREF(dep);
-        Py_XDECREF(maxd);
-        return out;
+        return call_value_helper(c, vs, start, e, depth, NULL);
     }
     default:
         return NULL;
