@@ -661,12 +661,7 @@ class _Generator:
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
-        src("except _DecodeError:")
-        src.indent()("raise")
-        src.dedent()
-        src("except (IndexError, ValueError, ArithmeticError, _struct_error) as exc:")
-        src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
-        src.dedent()
+        self._decode_errors_at_one_boundary(src)
         if hier:
             src("if cls_ is not _cls and base is None and not issubclass(cls_, _cls):")
             self.ns["_other_subtype"] = _runtime.other_subtype
@@ -768,12 +763,7 @@ class _Generator:
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
-        src("except _DecodeError:")
-        src.indent()("raise")
-        src.dedent()
-        src("except (IndexError, ValueError, ArithmeticError, _struct_error) as exc:")
-        src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
-        src.dedent()
+        self._decode_errors_at_one_boundary(src)
         if unknown is not None:
             self.ns["_set_unknown"] = _runtime.set_unknown
             src(f"if {unknown}:")
@@ -945,6 +935,16 @@ class _Generator:
                 src.indent()(f"_set_unknown(obj, {self.unknown_key(level)!r}, bytes({var}))")
                 src.dedent()
         src("return obj")
+
+    def _decode_errors_at_one_boundary(self, src: _Source) -> None:
+        """The ``except`` clauses closing a decoder's ``try``: low-level errors become one
+        ``DecodeError`` with the offset (``decode_`` and ``merge_`` alike)."""
+        src("except _DecodeError:")
+        src.indent()("raise")
+        src.dedent()
+        src("except (IndexError, ValueError, ArithmeticError, _struct_error) as exc:")
+        src.indent()(f"raise _decode_error(exc, min(pos, end), {self.qual!r}) from None")
+        src.dedent()
 
     def _skip_unknown_at_once(
         self, src: _Source, known: list[int], skip: str, unknown: str | None
