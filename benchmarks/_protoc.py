@@ -3,6 +3,11 @@
 Google's ``*_pb2`` modules come from protoc's own Python generator; protobuf-py's
 ``*_pb`` modules from its plugin, ``protoc-gen-py`` (the ``protoc-gen-py``
 package), which the same protoc runs.
+
+The four articles' schemas are files in ``benchmarks/schemas/``; GoogleMessage1's
+two are not: they are exported from the protoattr contracts
+(``model.schema(..., syntax=, package=)``) into the output directory first, so
+the upb and protobuf-py classes are generated from what protoattr declares.
 """
 
 from __future__ import annotations
@@ -16,20 +21,42 @@ from types import ModuleType
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 PROTOS = ("book.proto", "tasks.proto", "boilers.proto", "dns.proto")
+# Exported from the contracts at compile time (see export_gm1).
+EXPORTED = ("gm1_proto2.proto", "gm1_proto3.proto")
+MODULES = tuple(p.removesuffix(".proto") for p in PROTOS + EXPORTED)
 ENV_DIR = "PROTOATTR_BENCH_PB2_DIR"
 ENV_DIR_PB = "PROTOATTR_BENCH_PROTOBUF_PY_DIR"
 
 
-def compile_protos(out_dir: str | os.PathLike[str]) -> None:
-    """Run grpcio-tools' protoc on the twin schemas, writing ``*_pb2.py`` to ``out_dir``."""
+def export_gm1(out_dir: str | os.PathLike[str]) -> None:
+    """Write GoogleMessage1's proto2 and proto3 schemas, exported from the contracts."""
+    import protoattr as pa
+    from benchmarks import google_message1 as gm1
+    from benchmarks.peers import protoattr_  # noqa: F401  (declares the contracts)
+
+    for name, cls in (("gm1_proto2", gm1.GM1Proto2), ("gm1_proto3", gm1.GM1Proto3)):
+        syntax = name.rsplit("_", 1)[1]
+        text = pa.default_model.schema(cls, syntax=syntax, package=gm1.GM1_PACKAGES[name])
+        (Path(out_dir) / f"{name}.proto").write_text(text)
+
+
+def _run_protoc(out_dir: str | os.PathLike[str], *generator: str) -> None:
+    """protoc over the twin schemas and the exported ones, with ``generator``'s options."""
     from importlib.resources import files
 
     from grpc_tools import protoc
 
+    export_gm1(out_dir)
     well_known = str(files("grpc_tools") / "_proto")
-    args = ["protoc", f"-I{SCHEMAS}", f"-I{well_known}", f"--python_out={out_dir}", *PROTOS]
+    includes = [f"-I{SCHEMAS}", f"-I{out_dir}", f"-I{well_known}"]
+    args = ["protoc", *includes, *generator, *PROTOS, *EXPORTED]
     if protoc.main(args) != 0:
-        raise RuntimeError(f"protoc failed on {PROTOS} in {SCHEMAS}")
+        raise RuntimeError(f"protoc {' '.join(generator)} failed on {PROTOS + EXPORTED}")
+
+
+def compile_protos(out_dir: str | os.PathLike[str]) -> None:
+    """Run grpcio-tools' protoc on the schemas, writing ``*_pb2.py`` to ``out_dir``."""
+    _run_protoc(out_dir, f"--python_out={out_dir}")
 
 
 def load_pb2() -> tuple[ModuleType, ...]:
@@ -41,7 +68,7 @@ def load_pb2() -> tuple[ModuleType, ...]:
         os.environ[ENV_DIR] = out_dir
     sys.path.insert(0, out_dir)
     try:
-        return tuple(importlib.import_module(p.replace(".proto", "_pb2")) for p in PROTOS)
+        return tuple(importlib.import_module(f"{m}_pb2") for m in MODULES)
     finally:
         sys.path.remove(out_dir)
 
@@ -58,22 +85,8 @@ def _plugin() -> str:
 
 
 def compile_protobuf_py(out_dir: str | os.PathLike[str]) -> None:
-    """Run protoc with protobuf-py's plugin on the twin schemas, writing ``*_pb.py``."""
-    from importlib.resources import files
-
-    from grpc_tools import protoc
-
-    well_known = str(files("grpc_tools") / "_proto")
-    args = [
-        "protoc",
-        f"-I{SCHEMAS}",
-        f"-I{well_known}",
-        f"--plugin=protoc-gen-py={_plugin()}",
-        f"--py_out={out_dir}",
-        *PROTOS,
-    ]
-    if protoc.main(args) != 0:
-        raise RuntimeError(f"protoc-gen-py failed on {PROTOS} in {SCHEMAS}")
+    """Run protoc with protobuf-py's plugin on the schemas, writing ``*_pb.py``."""
+    _run_protoc(out_dir, f"--plugin=protoc-gen-py={_plugin()}", f"--py_out={out_dir}")
 
 
 def load_protobuf_py() -> tuple[ModuleType, ...]:
@@ -85,6 +98,6 @@ def load_protobuf_py() -> tuple[ModuleType, ...]:
         os.environ[ENV_DIR_PB] = out_dir
     sys.path.insert(0, out_dir)
     try:
-        return tuple(importlib.import_module(p.replace(".proto", "_pb")) for p in PROTOS)
+        return tuple(importlib.import_module(f"{m}_pb") for m in MODULES)
     finally:
         sys.path.remove(out_dir)

@@ -15,6 +15,8 @@ WORKLOAD_TITLES = {
     "tasks": "tasks: protobuf-net's Task list, 2 Tasks",
     "boilers": "boilers: AllBoilers, 7,000 boiler records",
     "dns": "dns: DnsResponse, 5,000 DNS records with proto2 defaults",
+    "gm1_proto2": "gm1_proto2: Google's GoogleMessage1 (proto2), 228 bytes",
+    "gm1_proto3": "gm1_proto3: GoogleMessage1, proto3 form",
 }
 
 

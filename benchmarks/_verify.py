@@ -3,13 +3,15 @@
 * every peer: ``decode(encode(x)) == x`` on every workload it implements;
 * protobuf peers: their bytes against Google's (protoattr must match exactly;
   the others are reported, with the known, explained differences);
-* protoattr and Google read each other's bytes back to the same objects.
+* protoattr and Google read each other's bytes back to the same objects;
+* GoogleMessage1 (proto2): protoattr's message is as long as Google's dataset payload.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.google_message1 import GM1_PAYLOAD_SIZE
 from benchmarks.peers import BASELINE, load
 from benchmarks.workloads import make_data
 
@@ -51,6 +53,11 @@ def verify(libs: list[str], workloads: list[str], scale: float) -> dict[str, Any
             encoded[lib, w] = b
             ok = back == data[w]
             check("round trip", lib, w, ok, "" if ok else _first_difference(back, data[w]))
+
+    if ("protoattr", "gm1_proto2") in encoded and scale == 1.0:
+        n = len(encoded["protoattr", "gm1_proto2"])
+        ok = n == GM1_PAYLOAD_SIZE
+        check("size == Google's dataset payload", "protoattr", "gm1_proto2", ok, f"{n} bytes")
 
     base = peers.get(BASELINE)
     for lib, known in SAME_BYTES.items():

@@ -13,6 +13,11 @@ The four workloads come from the articles the project started from:
 ``tasks``    protobuf-net's Task list: a top-level list of two ``Task``s (Timestamp, enum).
 ``boilers``  7,000 boiler records: ``AllBoilers`` of ``Boiler``s (proto2, all required).
 ``dns``      DNS records with proto2 defaults: ``DnsResponse`` with 5,000 ``DnsRecord``s.
+
+and Google's own benchmark message (``benchmarks/google_message1.py``):
+
+``gm1_proto2``  one GoogleMessage1 of the proto2 schema, the shape of Google's dataset.
+``gm1_proto3``  the same values in the proto3 form.
 """
 
 import random
@@ -20,9 +25,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from enum import IntEnum
 
+from benchmarks.google_message1 import make_gm1_proto2, make_gm1_proto3
 from protoattr import field, int32
 
 __all__ = [
+    "ARTICLES",
     "DNS_DEFAULT_TTL",
     "DNS_DEFAULT_TYPE",
     "WORKLOADS",
@@ -36,7 +43,9 @@ __all__ = [
     "make_data",
 ]
 
-WORKLOADS = ("book", "tasks", "boilers", "dns")
+# The four articles' workloads, which every peer implements.
+ARTICLES = ("book", "tasks", "boilers", "dns")
+WORKLOADS = (*ARTICLES, "gm1_proto2", "gm1_proto3")
 
 DNS_DEFAULT_TYPE = "A"
 DNS_DEFAULT_TTL = 86400
@@ -212,5 +221,7 @@ def make_data(scale: float = 1.0, names: tuple[str, ...] = WORKLOADS) -> dict[st
         "tasks": make_tasks,
         "boilers": lambda: make_boilers(max(1, round(7000 * scale))),
         "dns": lambda: make_dns(max(1, round(5000 * scale))),
+        "gm1_proto2": make_gm1_proto2,
+        "gm1_proto3": make_gm1_proto3,
     }
     return {name: makers[name]() for name in names}

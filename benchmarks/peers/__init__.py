@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from benchmarks.workloads import ARTICLES
+
 # name in the results -> module in this package; the order of the table.
 PEERS = {
     "protoattr": "protoattr_",
@@ -28,8 +30,14 @@ PEERS = {
 
 BASELINE = "google-upb"
 
-# Libraries measured on some workloads only (the rest run all four).
-ONLY = {"thrift-compact": ("dns",)}
+# Libraries measured on some workloads only (the rest run every workload):
+# GoogleMessage1 is measured against the protobuf runtimes, msgspec and pickle.
+ONLY = {
+    "pure-protobuf": ARTICLES,
+    "betterproto": ARTICLES,
+    "json": ARTICLES,
+    "thrift-compact": ("dns",),
+}
 
 
 def load(name: str) -> ModuleType:

@@ -17,7 +17,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from benchmarks import google_message1 as gm1
 from benchmarks._protoc import load_pb2
+from benchmarks.peers import _gm1
 from benchmarks.workloads import (
     DNS_DEFAULT_TTL,
     DNS_DEFAULT_TYPE,
@@ -32,7 +34,7 @@ from benchmarks.workloads import (
 
 NAME = "google-upb"
 
-book_pb2, tasks_pb2, boilers_pb2, dns_pb2 = load_pb2()
+book_pb2, tasks_pb2, boilers_pb2, dns_pb2, gm1_proto2_pb2, gm1_proto3_pb2 = load_pb2()
 
 
 def version() -> str:
@@ -171,9 +173,28 @@ def decode_dns(data: bytes) -> DnsResponse:
     )
 
 
+# --- GoogleMessage1 -------------------------------------------------------------
+
+
+def _gm1_codec(pb2: Any, cls: type, sub_cls: type) -> tuple[Any, Any]:
+    to_msg = _gm1.to_message(pb2.GoogleMessage1, pb2.GoogleMessage1SubMessage)
+    from_msg = _gm1.from_upb(cls, sub_cls)
+    parse = pb2.GoogleMessage1.FromString
+
+    def encode(obj: Any) -> bytes:
+        return to_msg(obj).SerializeToString()  # type: ignore[no-any-return]
+
+    def decode(data: bytes) -> Any:
+        return from_msg(parse(data))
+
+    return encode, decode
+
+
 CODECS: dict[str, Any] = {
     "book": (encode_book, decode_book),
     "tasks": (encode_tasks, decode_tasks),
     "boilers": (encode_boilers, decode_boilers),
     "dns": (encode_dns, decode_dns),
+    "gm1_proto2": _gm1_codec(gm1_proto2_pb2, gm1.GM1Proto2, gm1.GM1SubProto2),
+    "gm1_proto3": _gm1_codec(gm1_proto3_pb2, gm1.GM1Proto3, gm1.GM1SubProto3),
 }

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from benchmarks.google_message1 import GM1Proto2, GM1Proto3
 from benchmarks.workloads import AllBoilers, Book, DnsResponse, Task
 
 NAME = "msgspec"
@@ -29,4 +30,6 @@ CODECS: dict[str, Any] = {
     "tasks": (_enc.encode, msgspec.msgpack.Decoder(list[Task]).decode),
     "boilers": (_enc.encode, msgspec.msgpack.Decoder(AllBoilers).decode),
     "dns": (_enc.encode, msgspec.msgpack.Decoder(DnsResponse).decode),
+    "gm1_proto2": (_enc.encode, msgspec.msgpack.Decoder(GM1Proto2).decode),
+    "gm1_proto3": (_enc.encode, msgspec.msgpack.Decoder(GM1Proto3).decode),
 }

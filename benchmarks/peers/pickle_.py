@@ -21,4 +21,6 @@ def encode(obj: Any) -> bytes:
 
 decode = pickle.loads
 
-CODECS = {w: (encode, decode) for w in ("book", "tasks", "boilers", "dns")}
+CODECS = {
+    w: (encode, decode) for w in ("book", "tasks", "boilers", "dns", "gm1_proto2", "gm1_proto3")
+}

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 import protoattr as pa
+from benchmarks.google_message1 import MESSAGE_NAMES, GM1Proto2, GM1Proto3
 from benchmarks.workloads import AllBoilers, Boiler, Book, DnsRecord, DnsResponse, Task
 
 NAME = "protoattr"
@@ -21,6 +22,9 @@ NAME = "protoattr"
 # every other peer keeps treating them as plain dataclasses.
 for _cls in (Book, Task, Boiler, AllBoilers, DnsRecord, DnsResponse):
     pa.proto_contract(_cls)
+# GoogleMessage1: both forms are named as Google's schemas name them.
+for _cls, _name in MESSAGE_NAMES.items():
+    pa.proto_contract(name=_name)(_cls)
 
 TaskList = list[Task]
 
@@ -39,4 +43,6 @@ CODECS: dict[str, Any] = {
     "tasks": (partial(pa.serialize, type=TaskList), partial(pa.deserialize, TaskList)),
     "boilers": (pa.serialize, partial(pa.deserialize, AllBoilers)),
     "dns": (pa.serialize, partial(pa.deserialize, DnsResponse)),
+    "gm1_proto2": (pa.serialize, partial(pa.deserialize, GM1Proto2)),
+    "gm1_proto3": (pa.serialize, partial(pa.deserialize, GM1Proto3)),
 }

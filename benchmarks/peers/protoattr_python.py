@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 import protoattr as pa
+from benchmarks.google_message1 import GM1Proto2, GM1Proto3
 from benchmarks.peers import protoattr_  # noqa: F401  (declares the contracts)
 from benchmarks.workloads import AllBoilers, Book, DnsResponse, Task
 
@@ -25,7 +26,7 @@ def version() -> str:
 
 
 def warm_up() -> None:
-    for cls in (Book, Task, AllBoilers, DnsResponse):
+    for cls in (Book, Task, AllBoilers, DnsResponse, GM1Proto2, GM1Proto3):
         MODEL.add(cls)
     MODEL.compile()
 
@@ -35,4 +36,6 @@ CODECS: dict[str, Any] = {
     "tasks": (partial(MODEL.serialize, type=TaskList), partial(MODEL.deserialize, TaskList)),
     "boilers": (MODEL.serialize, partial(MODEL.deserialize, AllBoilers)),
     "dns": (MODEL.serialize, partial(MODEL.deserialize, DnsResponse)),
+    "gm1_proto2": (MODEL.serialize, partial(MODEL.deserialize, GM1Proto2)),
+    "gm1_proto3": (MODEL.serialize, partial(MODEL.deserialize, GM1Proto3)),
 }

@@ -16,7 +16,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from benchmarks import google_message1 as gm1
 from benchmarks._protoc import load_protobuf_py
+from benchmarks.peers import _gm1
 from benchmarks.workloads import (
     DNS_DEFAULT_TTL,
     DNS_DEFAULT_TYPE,
@@ -31,7 +33,7 @@ from benchmarks.workloads import (
 
 NAME = "protobuf-py"
 
-book_pb, tasks_pb, boilers_pb, dns_pb = load_protobuf_py()
+book_pb, tasks_pb, boilers_pb, dns_pb, gm1_proto2_pb, gm1_proto3_pb = load_protobuf_py()
 
 
 def version() -> str:
@@ -203,9 +205,28 @@ def decode_dns(data: bytes) -> DnsResponse:
     return dns_from_msg(_DnsResponse.from_binary(data))
 
 
+# --- GoogleMessage1 -------------------------------------------------------------
+
+
+def _gm1_codec(pb: Any, cls: type, sub_cls: type, *, presence: bool) -> tuple[Any, Any]:
+    to_msg = _gm1.to_message(pb.GoogleMessage1, pb.GoogleMessage1SubMessage)
+    from_msg = _gm1.from_protobuf_py(cls, sub_cls, presence=presence)
+    parse = pb.GoogleMessage1.from_binary
+
+    def encode(obj: Any) -> bytes:
+        return to_msg(obj).to_binary()  # type: ignore[no-any-return]
+
+    def decode(data: bytes) -> Any:
+        return from_msg(parse(data))
+
+    return encode, decode
+
+
 CODECS: dict[str, Any] = {
     "book": (encode_book, decode_book),
     "tasks": (encode_tasks, decode_tasks),
     "boilers": (encode_boilers, decode_boilers),
     "dns": (encode_dns, decode_dns),
+    "gm1_proto2": _gm1_codec(gm1_proto2_pb, gm1.GM1Proto2, gm1.GM1SubProto2, presence=True),
+    "gm1_proto3": _gm1_codec(gm1_proto3_pb, gm1.GM1Proto3, gm1.GM1SubProto3, presence=False),
 }
