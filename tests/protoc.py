@@ -23,6 +23,10 @@ pair, and - unless ``unique_package=False`` - its own package: a missing
 ``protoc_<hash>.``.  That changes descriptors' full names, never the wire format.
 The same ``(name, source)`` compiles once per process and returns the same module.
 
+:func:`protoc_file` is protoc's own ``FileDescriptorProto`` for a schema text, and
+:func:`assert_same_descriptor` compares one protoattr exported with it: the checks
+that an exported schema means to protoc what protoattr means by it.
+
 protoc's warnings (an unused import, a missing ``syntax``) become
 :class:`ProtocWarning`, which the suite's ``filterwarnings = error`` turns into a
 failure: a schema protoattr exports should compile cleanly.  Errors raise
@@ -43,8 +47,16 @@ import threading
 import types
 import warnings
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ProtocError", "ProtocWarning", "compile_proto", "proto_package"]
+__all__ = [
+    "ProtocError",
+    "ProtocWarning",
+    "assert_same_descriptor",
+    "compile_proto",
+    "proto_package",
+    "protoc_file",
+]
 
 
 class ProtocError(RuntimeError):
@@ -193,3 +205,34 @@ def _root() -> Path:
 
 def _numbered(text: str) -> str:
     return "\n".join(f"{n:4} | {line}" for n, line in enumerate(text.splitlines(), 1))
+
+
+def protoc_file(text: str, directory: Path, name: str) -> Any:
+    """protoc's ``FileDescriptorProto`` for ``text`` saved as ``directory/name``, no source info."""
+    from google.protobuf import descriptor_pb2
+
+    from protoattr._schema.gen import descriptor_set
+
+    (directory / name).write_text(text, encoding="utf-8")
+    files = descriptor_pb2.FileDescriptorSet.FromString(
+        descriptor_set([directory / name], [str(directory)])
+    )
+    (fd,) = [f for f in files.file if f.name == name]
+    fd.ClearField("source_code_info")
+    return fd
+
+
+def assert_same_descriptor(ours: Any, theirs: Any, syntax: str) -> None:
+    """``ours`` (protoattr's export) equals ``theirs`` (protoc's), field for field.
+
+    protoc leaves ``syntax`` out of a proto2 file's descriptor and protoattr writes
+    it, so for proto2 both are cleared first.  The dictionaries are compared before
+    the messages so that a failure shows where they differ.
+    """
+    from google.protobuf import json_format
+
+    if syntax == "proto2":
+        theirs.ClearField("syntax")
+        ours.ClearField("syntax")
+    assert json_format.MessageToDict(ours) == json_format.MessageToDict(theirs)
+    assert ours == theirs

@@ -12,40 +12,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from google.protobuf import descriptor_pb2, json_format
+from google.protobuf import descriptor_pb2
 
 import protoattr as pa
 from protoattr import field, proto_contract
-from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
 from tests.ext_schema import Base, Color, G, Sub, named
-from tests.protoc import compile_proto
-
-
-def _protoc_file(text: str, tmp_path: Path) -> descriptor_pb2.FileDescriptorProto:
-    (tmp_path / "ext.proto").write_text(text, encoding="utf-8")
-    files = descriptor_pb2.FileDescriptorSet.FromString(
-        protoc_descriptor_set([tmp_path / "ext.proto"], [str(tmp_path)])
-    )
-    (fd,) = [f for f in files.file if f.name == "ext.proto"]
-    fd.ClearField("source_code_info")
-    return fd
+from tests.protoc import assert_same_descriptor, compile_proto, protoc_file
 
 
 @pytest.mark.parametrize("syntax", ["proto2", "editions"])
 def test_descriptor_set_is_what_protoc_makes_of_the_schema(syntax: str, tmp_path: Path) -> None:
     text = pa.default_model.schema(Base, syntax=syntax)
     assert "  extensions 100 to 499;\n" in text and "extend Base {\n" in text
-    theirs = _protoc_file(text, tmp_path)
+    theirs = protoc_file(text, tmp_path, "ext.proto")
     (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
         pa.default_model.descriptor_set(
             Base, syntax=syntax, name="ext.proto", include_imports=False
         )
     ).file
-    if syntax == "proto2":
-        theirs.ClearField("syntax")
-        ours.ClearField("syntax")
-    assert json_format.MessageToDict(ours) == json_format.MessageToDict(theirs)
-    assert ours == theirs
+    assert_same_descriptor(ours, theirs, syntax)
 
 
 def test_protocs_classes_for_the_exported_schema_write_the_same_bytes() -> None:

@@ -18,6 +18,7 @@ from google.protobuf import any_pb2, descriptor_pb2, descriptor_pool, json_forma
 import protoattr as pa
 from protoattr import field, proto_contract
 from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
+from tests.protoc import assert_same_descriptor, protoc_file
 
 
 @proto_contract(package="nest.shop.v1")
@@ -138,16 +139,6 @@ def test_json_type_is_the_nested_name() -> None:
     assert json_format.MessageToDict(theirs, descriptor_pool=pool) == data
 
 
-def _protoc_file(text: str, tmp_path: Path, name: str) -> descriptor_pb2.FileDescriptorProto:
-    (tmp_path / name).write_text(text, encoding="utf-8")
-    files = descriptor_pb2.FileDescriptorSet.FromString(
-        protoc_descriptor_set([tmp_path / name], [str(tmp_path)])
-    )
-    (fd,) = [f for f in files.file if f.name == name]
-    fd.ClearField("source_code_info")
-    return fd
-
-
 @pytest.mark.parametrize("syntax", ["proto2", "proto3", "editions"])
 @pytest.mark.parametrize("roots", [[Order], [Basket], [Order.Line.Detail]], ids=str)
 def test_schema_nests_and_descriptors_equal_protocs(
@@ -157,17 +148,13 @@ def test_schema_nests_and_descriptors_equal_protocs(
     assert "message Order {" in text
     if Order.Line in roots or Order in roots:
         assert "  message Line {\n    message Detail {" in text
-    theirs = _protoc_file(text, tmp_path, "nested.proto")
+    theirs = protoc_file(text, tmp_path, "nested.proto")
     (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
         pa.default_model.descriptor_set(
             roots, syntax=syntax, name="nested.proto", include_imports=False
         )
     ).file
-    if syntax == "proto2":
-        theirs.ClearField("syntax")
-        ours.ClearField("syntax")
-    assert json_format.MessageToDict(ours) == json_format.MessageToDict(theirs)
-    assert ours == theirs
+    assert_same_descriptor(ours, theirs, syntax)
 
 
 def test_a_dotted_name_without_its_outer_contract_is_refused() -> None:
@@ -299,7 +286,7 @@ def test_a_dotted_name_on_a_nested_class_exports(tmp_path: Path) -> None:
     assert pa.default_model.full_name(Order.Line) == "nest.dotted.v1.Order.Line"
     text = pa.default_model.schema(Order)
     assert "message Order {\n  message Line {\n    string sku = 1;\n  }\n" in text
-    _protoc_file(text, tmp_path, "dotted.proto")
+    protoc_file(text, tmp_path, "dotted.proto")
 
 
 def test_a_nested_contract_of_another_package_is_refused() -> None:
@@ -330,7 +317,7 @@ def test_nested_declarations_are_exported_with_their_message(tmp_path: Path) -> 
 
     text = pa.default_model.schema(Holder)
     assert "  message Spare {" in text and "  enum Unused {" in text
-    theirs = _protoc_file(text, tmp_path, "unused.proto")
+    theirs = protoc_file(text, tmp_path, "unused.proto")
     (ours,) = descriptor_pb2.FileDescriptorSet.FromString(
         pa.default_model.descriptor_set(Holder, name="unused.proto", include_imports=False)
     ).file

@@ -17,9 +17,9 @@ from google.protobuf import descriptor_pb2, descriptor_pool, json_format, messag
 
 import protoattr as pa
 from protoattr import field, proto_contract
-from protoattr._schema.gen import descriptor_set as protoc_descriptor_set
 from tests import schema_models as sm
 from tests.grpc_warehouse import Item, Query, Summary, Warehouse
+from tests.protoc import assert_same_descriptor, protoc_file
 
 
 def test_schema_of_a_service_declares_it_with_its_messages() -> None:
@@ -89,16 +89,6 @@ def test_a_service_named_like_a_message_is_refused() -> None:
         pa.default_model.schema(EchoService)
 
 
-def _protoc_file(text: str, tmp_path: Path, name: str) -> descriptor_pb2.FileDescriptorProto:
-    (tmp_path / name).write_text(text, encoding="utf-8")
-    files = descriptor_pb2.FileDescriptorSet.FromString(
-        protoc_descriptor_set([tmp_path / name], [str(tmp_path)])
-    )
-    (fd,) = [f for f in files.file if f.name == name]
-    fd.ClearField("source_code_info")
-    return fd
-
-
 def _ours(roots: Any, syntax: str, name: str, package: str | None) -> Any:
     data = pa.default_model.descriptor_set(
         roots, syntax=syntax, name=name, package=package, include_imports=False
@@ -125,13 +115,9 @@ def test_descriptor_is_what_protoc_makes_of_the_schema(
 ) -> None:
     name = f"{stem}.proto"
     text = pa.default_model.schema(roots, syntax=syntax, package=package)
-    theirs = _protoc_file(text, tmp_path, name)
+    theirs = protoc_file(text, tmp_path, name)
     ours = _ours(roots, syntax, name, package)
-    if syntax == "proto2":
-        theirs.ClearField("syntax")  # protoc leaves it out for proto2; we write it
-        ours.ClearField("syntax")
-    assert json_format.MessageToDict(ours) == json_format.MessageToDict(theirs)
-    assert ours == theirs
+    assert_same_descriptor(ours, theirs, syntax)
 
 
 def test_proto2_defaults_are_spelled_as_protoc_spells_them(tmp_path: Path) -> None:
@@ -149,7 +135,7 @@ def test_proto2_defaults_are_spelled_as_protoc_spells_them(tmp_path: Path) -> No
         third: float = field(9, default=1 / 3)
 
     text = pa.default_model.schema(Defaults, syntax="proto2", package="pkg.defaults")
-    theirs = _protoc_file(text, tmp_path, "defaults.proto")
+    theirs = protoc_file(text, tmp_path, "defaults.proto")
     ours = _ours(Defaults, "proto2", "defaults.proto", "pkg.defaults")
     theirs.ClearField("syntax")
     ours.ClearField("syntax")
