@@ -26,7 +26,6 @@ side's JSON is parsed by the other and checked.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import platform
@@ -41,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: make the package importable
 from google.protobuf import json_format
 
 import protoattr as pa
-from benchmarks import _timing
+from benchmarks import _versus
 from benchmarks import workloads as w
 from benchmarks.peers import protoattr_  # noqa: F401  (applies @proto_contract to the workloads)
 from benchmarks.peers.google_upb import boilers_pb2, book_pb2, dns_pb2, tasks_pb2
@@ -246,22 +245,8 @@ def run(min_time: float, repeat: int) -> list[dict[str, Any]]:
                 (enc, obj) if op == "to_json" else (dec, texts[peer])
                 for peer, (enc, dec) in peers.items()
             ]
-            # the sides alternate, round after round, so that a change in the machine's
-            # load falls on all of them; each keeps its best round
-            best = [float("inf")] * len(sides)
-            for _ in range(repeat):
-                for i, (fn, arg) in enumerate(sides):
-                    best[i] = min(best[i], _timing.time_call(fn, arg, min_time=min_time, repeat=1))
-            row: dict[str, Any] = {"workload": name, "op": op}
-            for peer, t in zip(peers, best, strict=True):
-                row[f"{peer}_us"] = t / 1000
-            for peer, t in zip(peers, best, strict=True):
-                if peer != "protoattr":
-                    row[f"ratio_{peer}"] = best[0] / t
-            # kept for older readers of the JSON: protoattr against json_format
-            row["protoattr_us"], row["google_us"] = best[0] / 1000, best[1] / 1000
-            row["ratio"] = best[0] / best[1]
-            rows.append(row)
+            best = _versus.alternate_best(sides, min_time, repeat)
+            rows.append(_versus.row(name, op, list(peers), best))
     return rows
 
 
@@ -281,25 +266,7 @@ def about() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed loop")
-    parser.add_argument("--repeat", type=int, default=5, help="loops per figure (best kept)")
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args(argv)
-    rows = run(args.min_time, args.repeat)
-    if args.json:
-        print(json.dumps({"about": about(), "rows": rows}, indent=2))
-        return 0
-    info = about()
-    print(f"protoattr {info['protoattr']}, protobuf {info['protobuf']}, {info['python']}")
-    print("µs per call; in brackets protoattr's time over the peer's (below 1: protoattr faster)")
-    print(f"{'workload':<9} {'op':<10}" + "".join(f"{p:>22}" for p in PEERS))
-    for r in rows:
-        cells = [f"{r['protoattr_us']:>22.1f}"]
-        for p in PEERS[1:]:
-            cells.append(f"{r[p + '_us']:>13.1f} ({r['ratio_' + p]:5.2f}x)")
-        print(f"{r['workload']:<9} {r['op']:<10}" + "".join(cells))
-    return 0
+    return _versus.main(argv, __doc__.splitlines()[0], run, about, PEERS)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,6 @@ faster).
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ if __package__ in (None, ""):  # run as a script: make the package importable
 from google.protobuf import text_format
 
 import protoattr as pa
-from benchmarks import _timing
+from benchmarks import _versus
 from benchmarks.json_bench import CASES, about
 
 
@@ -57,6 +55,10 @@ def cases() -> dict[str, tuple[type, Any, Any, Any]]:
     return out
 
 
+#: the sides, in the order of the table
+PEERS = ("protoattr", "text_format")
+
+
 def run(min_time: float, repeat: int) -> list[dict[str, Any]]:
     pa.default_model.compile()
     rows = []
@@ -78,41 +80,13 @@ def run(min_time: float, repeat: int) -> list[dict[str, Any]]:
             "from_text": ((ours_parse, ours_text), (google_parse, google_text)),
         }
         for op, sides in pairs.items():
-            best = [float("inf"), float("inf")]
-            for _ in range(repeat):
-                for i, (fn, arg) in enumerate(sides):
-                    best[i] = min(best[i], _timing.time_call(fn, arg, min_time=min_time, repeat=1))
-            rows.append(
-                {
-                    "workload": name,
-                    "op": op,
-                    "protoattr_us": best[0] / 1000,
-                    "google_us": best[1] / 1000,
-                    "ratio": best[0] / best[1],
-                }
-            )
+            best = _versus.alternate_best(sides, min_time, repeat)
+            rows.append(_versus.row(name, op, PEERS, best))
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed loop")
-    parser.add_argument("--repeat", type=int, default=5, help="loops per figure (best kept)")
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args(argv)
-    rows = run(args.min_time, args.repeat)
-    if args.json:
-        print(json.dumps({"about": about(), "rows": rows}, indent=2))
-        return 0
-    info = about()
-    print(f"protoattr {info['protoattr']}, protobuf {info['protobuf']}, {info['python']}")
-    print(f"{'workload':<9} {'op':<10} {'protoattr':>12} {'text_format':>12} {'ratio':>7}")
-    for r in rows:
-        print(
-            f"{r['workload']:<9} {r['op']:<10} {r['protoattr_us']:>10.1f}us "
-            f"{r['google_us']:>10.1f}us {r['ratio']:>6.2f}x"
-        )
-    return 0
+    return _versus.main(argv, __doc__.splitlines()[0], run, about, PEERS)
 
 
 if __name__ == "__main__":
