@@ -54,17 +54,15 @@ def interleaved_best(
     return best
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.best_of", description=__doc__)
-    p.add_argument("--rounds", type=int, default=15)
-    p.add_argument("--libs", default="protoattr,protoattr-python,google-upb,msgspec")
-    p.add_argument("--scale", type=float, default=1.0)
-    a = p.parse_args(argv)
-    libs = [x for x in a.libs.split(",") if x]
+def measure(
+    libs: list[str], rounds: int, scale: float = 1.0, target: float = 0.02
+) -> dict[tuple[str, str, str], float]:
+    """Seconds per call, ``{(lib, workload, "ser" | "de"): best}``, for every workload a
+    library implements, all interleaved (:func:`interleaved_best`)."""
     peers = {lib: load(lib) for lib in libs}
     for peer in peers.values():
         getattr(peer, "warm_up", lambda: None)()
-    data = make_data(a.scale, WORKLOADS)
+    data = make_data(scale, WORKLOADS)
     cases: dict[tuple[str, str, str], tuple[Any, Any]] = {}
     for w in WORKLOADS:
         for lib, peer in peers.items():
@@ -73,7 +71,17 @@ def main(argv: list[str] | None = None) -> int:
             enc, dec = peer.CODECS[w]
             cases[lib, w, "ser"] = (enc, data[w])
             cases[lib, w, "de"] = (dec, enc(data[w]))
-    best = interleaved_best(cases, a.rounds)
+    return interleaved_best(cases, rounds, target)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.best_of", description=__doc__)
+    p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--libs", default="protoattr,protoattr-python,google-upb,msgspec")
+    p.add_argument("--scale", type=float, default=1.0)
+    a = p.parse_args(argv)
+    libs = [x for x in a.libs.split(",") if x]
+    best = measure(libs, a.rounds, a.scale)
     print(f"best of {a.rounds} interleaved rounds, µs per call (ratio to {BASELINE})")
     print(f"{'workload':8} {'library':17} {'serialize':>20} {'deserialize':>20}")
     for w in WORKLOADS:

@@ -107,12 +107,18 @@ def _best(fns: dict[str, Callable[[], Any]], rounds: int) -> dict[str, float]:
     return best
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args(argv)
-    records = _records(args.records)
+#: the timed operations, each with the hand loop it is compared with (None: is one)
+OPS = (
+    ("deserialize_items", "hand loop (read)"),
+    ("hand loop (read)", None),
+    ("serialize_items", "hand loop (write)"),
+    ("hand loop (write)", None),
+)
+
+
+def measure(n: int, rounds: int) -> dict[str, Any]:
+    """``{"records", "bytes", "seconds": {op: best s}}`` for ``n`` records, best of ``rounds``."""
+    records = _records(n)
     fd, name = tempfile.mkstemp(suffix=".pb")
     os.close(fd)
     path = Path(name)
@@ -129,22 +135,26 @@ def main(argv: list[str] | None = None) -> int:
                 "serialize_items": lambda: write_items(records),
                 "hand loop (write)": lambda: write_hand_loop(records),
             },
-            args.rounds,
+            rounds,
         )
     finally:
         path.unlink()
-    n = len(records)
+    return {"records": len(records), "bytes": size, "seconds": times}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    res = measure(args.records, args.rounds)
+    n, size, times = res["records"], res["bytes"], res["seconds"]
     print(
         f"{n:,} DnsRecords, {size / 1e6:.1f} MB, backend {pa.default_model.backend}, "
         f"Python {sys.version.split()[0]}, best of {args.rounds}"
     )
     print(f"{'':20} {'s':>7} {'ns/item':>8} {'MB/s':>7} {'÷ hand loop':>12}")
-    for name, hand in (
-        ("deserialize_items", "hand loop (read)"),
-        ("hand loop (read)", None),
-        ("serialize_items", "hand loop (write)"),
-        ("hand loop (write)", None),
-    ):
+    for name, hand in OPS:
         t = times[name]
         ratio = f"{t / times[hand]:.2f}x" if hand else ""
         print(f"{name:20} {t:7.3f} {t / n * 1e9:8.0f} {size / t / 1e6:7.0f} {ratio:>12}")
