@@ -15,6 +15,7 @@ from typing import Any, List  # noqa: UP035 - betterproto 1.x inspects typing.Li
 
 import betterproto
 
+from benchmarks.peers import _base
 from benchmarks.workloads import (
     AllBoilers,
     Boiler,
@@ -99,16 +100,15 @@ class BDnsResponse(betterproto.Message):
 
 # --- book ---------------------------------------------------------------------
 
+_book_fields = _base.getter(_base.names(Book))
+
 
 def encode_book(book: Book) -> bytes:
-    return bytes(
-        BBook(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
-    )
+    return bytes(BBook(*_book_fields(book)))
 
 
 def decode_book(data: bytes) -> Book:
-    m = BBook().parse(data)
-    return Book(m.isbn, m.title, m.author, m.pagecount)
+    return Book(*_book_fields(BBook().parse(data)))
 
 
 # --- tasks --------------------------------------------------------------------
@@ -140,66 +140,30 @@ def decode_tasks(data: bytes) -> list[Task]:
 
 # --- boilers ------------------------------------------------------------------
 
+_to_boilers = _base.objects(BBoiler, _base.names(Boiler))
+_from_boilers = _base.objects(Boiler, _base.names(Boiler))
+
 
 def encode_boilers(obj: AllBoilers) -> bytes:
-    return bytes(
-        BAllBoilers(
-            boilers=[
-                BBoiler(
-                    boiler_id=b.boiler_id,
-                    table_number=b.table_number,
-                    table_name=b.table_name,
-                    boiler_data=b.boiler_data,
-                    brand_name=b.brand_name,
-                    qualifier=b.qualifier,
-                    model_name=b.model_name,
-                )
-                for b in obj.boilers
-            ]
-        )
-    )
+    return bytes(BAllBoilers(boilers=_to_boilers(obj.boilers)))
 
 
 def decode_boilers(data: bytes) -> AllBoilers:
-    return AllBoilers(
-        boilers=[
-            Boiler(
-                m.boiler_id,
-                m.table_number,
-                m.table_name,
-                m.boiler_data,
-                m.brand_name,
-                m.qualifier,
-                m.model_name,
-            )
-            for m in BAllBoilers().parse(data).boilers
-        ]
-    )
+    return AllBoilers(boilers=_from_boilers(BAllBoilers().parse(data).boilers))
 
 
 # --- dns ----------------------------------------------------------------------
 
+_to_records = _base.objects(BDnsRecord, _base.names(DnsRecord))
+_from_records = _base.objects(DnsRecord, _base.names(DnsRecord))
+
 
 def encode_dns(obj: DnsResponse) -> bytes:
-    return bytes(
-        BDnsResponse(
-            records=[
-                BDnsRecord(
-                    key=r.key, value=r.value, first=r.first, last=r.last, type=r.type, ttl=r.ttl
-                )
-                for r in obj.records
-            ]
-        )
-    )
+    return bytes(BDnsResponse(records=_to_records(obj.records)))
 
 
 def decode_dns(data: bytes) -> DnsResponse:
-    return DnsResponse(
-        records=[
-            DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl)
-            for m in BDnsResponse().parse(data).records
-        ]
-    )
+    return DnsResponse(records=_from_records(BDnsResponse().parse(data).records))
 
 
 CODECS: dict[str, Any] = {

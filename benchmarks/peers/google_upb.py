@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmarks import google_message1 as gm1
 from benchmarks._protoc import load_pb2
-from benchmarks.peers import _gm1
+from benchmarks.peers import _base, _gm1
 from benchmarks.workloads import (
     DNS_DEFAULT_TTL,
     DNS_DEFAULT_TYPE,
@@ -64,10 +64,13 @@ def encode_book(book: Book) -> bytes:
     ).SerializeToString()
 
 
+_book_fields = _base.getter(_base.names(Book))
+
+
 def decode_book(data: bytes) -> Book:
     m = _PbBook()
     m.ParseFromString(data)
-    return Book(m.isbn, m.title, m.author, m.pagecount)
+    return Book(*_book_fields(m))
 
 
 # --- tasks --------------------------------------------------------------------
@@ -128,23 +131,13 @@ def encode_boilers(obj: AllBoilers) -> bytes:
     return msg.SerializeToString()
 
 
+_boilers = _base.objects(Boiler, _base.BOILER_PROTO_FIELDS)
+
+
 def decode_boilers(data: bytes) -> AllBoilers:
     msg = _PbAllBoilers()
     msg.ParseFromString(data)
-    return AllBoilers(
-        boilers=[
-            Boiler(
-                m.BoilerId,
-                m.TableNumber,
-                m.TableName,
-                m.BoilerData,
-                m.BrandName,
-                m.Qualifier,
-                m.ModelName,
-            )
-            for m in msg.Boiler
-        ]
-    )
+    return AllBoilers(boilers=_boilers(msg.Boiler))
 
 
 # --- dns ----------------------------------------------------------------------
@@ -165,29 +158,22 @@ def encode_dns(obj: DnsResponse) -> bytes:
     return msg.SerializeToString()
 
 
+_records = _base.objects(DnsRecord, _base.names(DnsRecord))
+
+
 def decode_dns(data: bytes) -> DnsResponse:
     msg = _PbDnsResponse()
     msg.ParseFromString(data)
-    return DnsResponse(
-        records=[DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl) for m in msg.records]
-    )
+    return DnsResponse(records=_records(msg.records))
 
 
 # --- GoogleMessage1 -------------------------------------------------------------
 
 
-def _gm1_codec(pb2: Any, cls: type, sub_cls: type) -> tuple[Any, Any]:
-    to_msg = _gm1.to_message(pb2.GoogleMessage1, pb2.GoogleMessage1SubMessage)
-    from_msg = _gm1.from_upb(cls, sub_cls)
-    parse = pb2.GoogleMessage1.FromString
-
-    def encode(obj: Any) -> bytes:
-        return to_msg(obj).SerializeToString()  # type: ignore[no-any-return]
-
-    def decode(data: bytes) -> Any:
-        return from_msg(parse(data))
-
-    return encode, decode
+def _gm1_codec(pb2: Any, cls: type, sub_cls: type) -> _base.Codec:
+    msg = pb2.GoogleMessage1
+    to_msg = _gm1.to_message(msg, pb2.GoogleMessage1SubMessage)
+    return _base.codec(to_msg, msg.SerializeToString, msg.FromString, _gm1.from_upb(cls, sub_cls))
 
 
 CODECS: dict[str, Any] = {

@@ -18,7 +18,7 @@ from typing import Any
 
 from benchmarks import google_message1 as gm1
 from benchmarks._protoc import load_protobuf_py
-from benchmarks.peers import _gm1
+from benchmarks.peers import _base, _gm1
 from benchmarks.workloads import (
     DNS_DEFAULT_TTL,
     DNS_DEFAULT_TYPE,
@@ -55,16 +55,11 @@ def book_to_msg(book: Book) -> Any:
     return _Book(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
 
 
+_book_fields = _base.getter(_base.names(Book))
+
+
 def book_from_msg(m: Any) -> Book:
-    return Book(m.isbn, m.title, m.author, m.pagecount)
-
-
-def encode_book(book: Book) -> bytes:
-    return book_to_msg(book).to_binary()  # type: ignore[no-any-return]
-
-
-def decode_book(data: bytes) -> Book:
-    return book_from_msg(_Book.from_binary(data))
+    return Book(*_book_fields(m))
 
 
 # --- tasks --------------------------------------------------------------------
@@ -115,14 +110,6 @@ def tasks_from_msg(msg: Any) -> list[Task]:
     ]
 
 
-def encode_tasks(tasks: list[Task]) -> bytes:
-    return tasks_to_msg(tasks).to_binary()  # type: ignore[no-any-return]
-
-
-def decode_tasks(data: bytes) -> list[Task]:
-    return tasks_from_msg(_TaskList.from_binary(data))
-
-
 # --- boilers ------------------------------------------------------------------
 
 _AllBoilers = boilers_pb.AllBoilers
@@ -146,29 +133,11 @@ def boilers_to_msg(obj: AllBoilers) -> Any:
     )
 
 
-def encode_boilers(obj: AllBoilers) -> bytes:
-    return boilers_to_msg(obj).to_binary()  # type: ignore[no-any-return]
-
-
-def decode_boilers(data: bytes) -> AllBoilers:
-    return boilers_from_msg(_AllBoilers.from_binary(data))
+_boilers = _base.objects(Boiler, _base.BOILER_PROTO_FIELDS)
 
 
 def boilers_from_msg(msg: Any) -> AllBoilers:
-    return AllBoilers(
-        boilers=[
-            Boiler(
-                m.BoilerId,
-                m.TableNumber,
-                m.TableName,
-                m.BoilerData,
-                m.BrandName,
-                m.Qualifier,
-                m.ModelName,
-            )
-            for m in msg.Boiler
-        ]
-    )
+    return AllBoilers(boilers=_boilers(msg.Boiler))
 
 
 # --- dns ----------------------------------------------------------------------
@@ -191,42 +160,30 @@ def dns_to_msg(obj: DnsResponse) -> Any:
     return _DnsResponse(records=[_record(r) for r in obj.records])
 
 
+_records = _base.objects(DnsRecord, _base.names(DnsRecord))
+
+
 def dns_from_msg(msg: Any) -> DnsResponse:
-    return DnsResponse(
-        records=[DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl) for m in msg.records]
-    )
-
-
-def encode_dns(obj: DnsResponse) -> bytes:
-    return dns_to_msg(obj).to_binary()  # type: ignore[no-any-return]
-
-
-def decode_dns(data: bytes) -> DnsResponse:
-    return dns_from_msg(_DnsResponse.from_binary(data))
+    return DnsResponse(records=_records(msg.records))
 
 
 # --- GoogleMessage1 -------------------------------------------------------------
 
 
-def _gm1_codec(pb: Any, cls: type, sub_cls: type, *, presence: bool) -> tuple[Any, Any]:
-    to_msg = _gm1.to_message(pb.GoogleMessage1, pb.GoogleMessage1SubMessage)
+def _gm1_codec(pb: Any, cls: type, sub_cls: type, *, presence: bool) -> _base.Codec:
+    msg = pb.GoogleMessage1
+    to_msg = _gm1.to_message(msg, pb.GoogleMessage1SubMessage)
     from_msg = _gm1.from_protobuf_py(cls, sub_cls, presence=presence)
-    parse = pb.GoogleMessage1.from_binary
-
-    def encode(obj: Any) -> bytes:
-        return to_msg(obj).to_binary()  # type: ignore[no-any-return]
-
-    def decode(data: bytes) -> Any:
-        return from_msg(parse(data))
-
-    return encode, decode
+    return _base.codec(to_msg, msg.to_binary, msg.from_binary, from_msg)
 
 
 CODECS: dict[str, Any] = {
-    "book": (encode_book, decode_book),
-    "tasks": (encode_tasks, decode_tasks),
-    "boilers": (encode_boilers, decode_boilers),
-    "dns": (encode_dns, decode_dns),
+    "book": _base.codec(book_to_msg, _Book.to_binary, _Book.from_binary, book_from_msg),
+    "tasks": _base.codec(tasks_to_msg, _TaskList.to_binary, _TaskList.from_binary, tasks_from_msg),
+    "boilers": _base.codec(
+        boilers_to_msg, _AllBoilers.to_binary, _AllBoilers.from_binary, boilers_from_msg
+    ),
+    "dns": _base.codec(dns_to_msg, _DnsResponse.to_binary, _DnsResponse.from_binary, dns_from_msg),
     "gm1_proto2": _gm1_codec(gm1_proto2_pb, gm1.GM1Proto2, gm1.GM1SubProto2, presence=True),
     "gm1_proto3": _gm1_codec(gm1_proto3_pb, gm1.GM1Proto3, gm1.GM1SubProto3, presence=False),
 }

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Optional
 from pure_protobuf.annotations import Field
 from pure_protobuf.message import BaseMessage
 
+from benchmarks.peers import _base
 from benchmarks.workloads import (
     DNS_DEFAULT_TTL,
     DNS_DEFAULT_TYPE,
@@ -103,16 +104,15 @@ class PDnsResponse(BaseMessage):
 
 # --- book ---------------------------------------------------------------------
 
+_book_fields = _base.getter(_base.names(Book))
+
 
 def encode_book(book: Book) -> bytes:
-    return bytes(
-        PBook(isbn=book.isbn, title=book.title, author=book.author, pagecount=book.pagecount)
-    )
+    return bytes(PBook(*_book_fields(book)))
 
 
 def decode_book(data: bytes) -> Book:
-    m = PBook.loads(data)
-    return Book(m.isbn, m.title, m.author, m.pagecount)
+    return Book(*_book_fields(PBook.loads(data)))
 
 
 # --- tasks --------------------------------------------------------------------
@@ -157,41 +157,16 @@ def decode_tasks(data: bytes) -> list[Task]:
 
 # --- boilers ------------------------------------------------------------------
 
+_to_boilers = _base.objects(PBoiler, _base.names(Boiler))
+_from_boilers = _base.objects(Boiler, _base.names(Boiler))
+
 
 def encode_boilers(obj: AllBoilers) -> bytes:
-    return bytes(
-        PAllBoilers(
-            boilers=[
-                PBoiler(
-                    boiler_id=b.boiler_id,
-                    table_number=b.table_number,
-                    table_name=b.table_name,
-                    boiler_data=b.boiler_data,
-                    brand_name=b.brand_name,
-                    qualifier=b.qualifier,
-                    model_name=b.model_name,
-                )
-                for b in obj.boilers
-            ]
-        )
-    )
+    return bytes(PAllBoilers(boilers=_to_boilers(obj.boilers)))
 
 
 def decode_boilers(data: bytes) -> AllBoilers:
-    return AllBoilers(
-        boilers=[
-            Boiler(
-                m.boiler_id,
-                m.table_number,
-                m.table_name,
-                m.boiler_data,
-                m.brand_name,
-                m.qualifier,
-                m.model_name,
-            )
-            for m in PAllBoilers.loads(data).boilers
-        ]
-    )
+    return AllBoilers(boilers=_from_boilers(PAllBoilers.loads(data).boilers))
 
 
 # --- dns ----------------------------------------------------------------------
