@@ -15,7 +15,10 @@ Sections (about 3 to 5 minutes in all on a quiet 2-CPU machine):
 ``json``     ``benchmarks/json_bench.py``'s canonical JSON against json_format,
              protobuf-py, msgspec.json and orjson;
 ``streams``  ``benchmarks/streams.py`` on 1,000,000 DNS records (``--records``);
-``startup``  ``benchmarks/cold_start.py``, one fresh-process run over 200 contracts.
+``startup``  ``benchmarks/cold_start.py``, one fresh-process run over 200 contracts, and
+             ``import protoattr`` (and ``import google.protobuf``) in 5 fresh processes.
+
+After the tables, the issue's targets that these figures decide, met or missed.
 
 ``--sections binary,json`` runs a subset (the page keeps the others' last
 figures only if they are run again: each report is one run); ``--quick`` is a
@@ -30,6 +33,7 @@ import datetime
 import html
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -76,7 +80,24 @@ def section_streams(quick: bool, records: int) -> dict[str, Any]:
     return streams.measure(20_000 if quick else records, 1 if quick else 3)
 
 
+IMPORT_PROBE = (
+    "import time; t = time.perf_counter(); import {module}; print((time.perf_counter() - t) * 1e3)"
+)
+
+
+def import_ms(module: str, runs: int) -> float:
+    """Median wall time of ``import module`` in ``runs`` fresh processes, ms."""
+    times = []
+    for _ in range(runs):
+        cmd = [sys.executable, "-c", IMPORT_PROBE.format(module=module)]
+        out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+        times.append(float(out.split()[-1]))
+    return statistics.median(times)
+
+
 def section_startup(quick: bool) -> dict[str, Any]:
+    runs = 1 if quick else 5
+    imports = {m: import_ms(m, runs) for m in ("protoattr", "google.protobuf")}
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     try:
@@ -86,7 +107,7 @@ def section_startup(quick: bool) -> dict[str, Any]:
         medians: dict[str, Any] = json.loads(Path(path).read_text())["medians"]
     finally:
         os.unlink(path)
-    return {"contracts": int(n), "medians": medians}
+    return {"contracts": int(n), "medians": medians, "import_ms": imports, "import_runs": runs}
 
 
 def run_section(name: str, quick: bool, records: int) -> dict[str, Any]:
@@ -206,7 +227,65 @@ def startup_table(sec: dict[str, Any]) -> str:
         "| measurement | value |",
         "|:---|---:|",
     ]
+    for module, ms in sec.get("import_ms", {}).items():
+        runs = sec.get("import_runs", "?")
+        lines.append(f"| `import {module}`, ms (median of {runs} fresh processes) | {ms:,.1f} |")
     lines += [f"| {label} | {med[key]:,.1f} |" for label, key in ROWS if key in med]
+    return "\n".join(lines)
+
+
+# --- the issue's targets -----------------------------------------------------------
+
+
+def targets(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(target, where, verdict)`` for every target of the issue these figures decide."""
+    out: list[tuple[str, str, str]] = []
+
+    def add(target: str, where: str, value: float | None, bound: float, unit: str = "x") -> None:
+        if value is None:
+            out.append((target, where, "not measured"))
+            return
+        met = value >= bound if unit == " MB/s" else value <= bound
+        shown = f"{value:.2f}x" if unit == "x" else f"{value:,.1f}{unit}"
+        out.append((target, where, f"{'met' if met else 'MISSED'} {shown}"))
+
+    sec = report["sections"]
+    for w, libs in sec.get("binary", {}).get("us", {}).items():
+        mine, upb = libs.get("protoattr"), libs.get("google-upb")
+        for op, bound, label in (("ser", 0.20, "serialize"), ("de", 0.50, "deserialize")):
+            r = mine[op] / upb[op] if mine and upb else None
+            add(f"{label} <= {bound:.2f}x google-upb", w, r, bound)
+    for row in sec.get("json", {}).get("rows", []):
+        for peer, bound in (("protobuf-py", 0.5), ("msgspec.json", 3.0)):
+            where = f"{row['workload']} `{row['op']}`"
+            add(f"JSON <= {bound}x {peer}", where, row.get(f"ratio_{peer}"), bound)
+    streams = sec.get("streams", {})
+    if "seconds" in streams:
+        t, size = streams["seconds"], streams["bytes"]
+        where = f"{streams['records']:,} DNS records"
+        for op, hand in (("deserialize_items", "read"), ("serialize_items", "write")):
+            add(f"`{op}` <= 1.1x the hand loop", where, t[op] / t[f"hand loop ({hand})"], 1.1)
+            add(f"`{op}` >= 150 MB/s", where, size / t[op] / 1e6, 150, " MB/s")
+    startup = sec.get("startup", {})
+    if "medians" in startup:
+        ms = startup.get("import_ms", {}).get("protoattr")
+        add("`import protoattr` <= 30 ms", "fresh processes, median", ms, 30, " ms")
+        first = startup["medians"].get("first_serialize_us_lazy")
+        where = f"{startup['contracts']} contracts, median"
+        add("first call without `compile()` <= 100 µs", where, first, 100, " µs")
+    return out
+
+
+def targets_table(report: dict[str, Any]) -> str:
+    rows = targets(report)
+    met = sum(1 for *_, v in rows if v.startswith("met"))
+    lines = [
+        f"{met} of {len(rows)} met in this run.",
+        "",
+        "| target | where | this run |",
+        "|:---|:---|:---|",
+    ]
+    lines += [f"| {t} | {w} | {v} |" for t, w, v in rows]
     return "\n".join(lines)
 
 
@@ -249,6 +328,7 @@ def markdown(report: dict[str, Any]) -> str:
             out.append(render(sec))
         except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
             out.append(f"Not shown: the section's figures were incomplete ({exc!r}).")
+    out += ["", "**The issue's targets that this run decides**", "", targets_table(report)]
     out += ["", END]
     return "\n".join(out)
 

@@ -60,6 +60,10 @@ def test_the_page_block_is_replaced_and_says_what_failed(tmp_path: Path) -> None
     assert "| gm1_proto2 | 1.00 / 2.00 (0.33x / 0.50x) |" in text  # protoattr / upb (3, 4)
     assert "| book | `to_json` | 2.00 | 8.00 (0.25x) |" in text
     assert "Not measured in this run: timed out after 180 s" in text
+    assert "| serialize <= 0.20x google-upb | book | MISSED 0.33x |" in text
+    assert "| deserialize <= 0.50x google-upb | gm1_proto2 | met 0.50x |" in text
+    assert "| JSON <= 0.5x json_format |" not in text  # only the peers are targets
+    assert "| JSON <= 0.5x protobuf-py | book `to_json` | not measured |" in text
 
 
 def test_the_chart_is_well_formed_svg() -> None:
