@@ -60,10 +60,18 @@ TIMEOUT_S = {"binary": 240, "harness": 300, "json": 180, "streams": 180, "startu
 
 def section_binary(quick: bool) -> dict[str, Any]:
     from benchmarks import best_of
+    from benchmarks.peers import load
 
     rounds, scale = (1, 0.05) if quick else (11, 1.0)
-    best = best_of.measure(list(BINARY_LIBS), rounds, scale)
-    out: dict[str, Any] = {"rounds": rounds, "scale": scale, "us": {}}
+    libs, skipped = [], {}
+    for lib in BINARY_LIBS:  # a peer that cannot load is left out, and said so
+        try:
+            load(lib)
+            libs.append(lib)
+        except Exception as exc:
+            skipped[lib] = f"{type(exc).__name__}: {exc}"
+    best = best_of.measure(libs, rounds, scale)
+    out: dict[str, Any] = {"rounds": rounds, "scale": scale, "skipped": skipped, "us": {}}
     for (lib, w, op), s in best.items():
         out["us"].setdefault(w, {}).setdefault(lib, {})[op] = s * 1e6
     return out
@@ -194,6 +202,9 @@ def _ratio(a: float | None, b: float | None) -> str:
 
 def binary_table(sec: dict[str, Any]) -> str:
     us = sec["us"]
+    skipped = "".join(
+        f"\n\n{lib} was left out: {why}" for lib, why in sec.get("skipped", {}).items()
+    )
     head = "| workload | " + " | ".join(f"{lib} ser / de µs" for lib in BINARY_LIBS) + " |"
     lines = [head, "|:---|" + "---:|" * len(BINARY_LIBS)]
     for w, libs in us.items():
@@ -209,7 +220,7 @@ def binary_table(sec: dict[str, Any]) -> str:
                 cell += f" ({_ratio(r['ser'], base['ser'])} / {_ratio(r['de'], base['de'])})"
             cells.append(cell)
         lines.append(f"| {w} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines) + skipped
 
 
 def harness_table(sec: dict[str, Any]) -> str:
