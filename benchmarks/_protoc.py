@@ -16,6 +16,7 @@ import importlib
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -61,14 +62,21 @@ def compile_protos(out_dir: str | os.PathLike[str]) -> None:
 
 def load_pb2() -> tuple[ModuleType, ...]:
     """The generated modules, compiled into ``$PROTOATTR_BENCH_PB2_DIR`` or a new temp dir."""
-    out_dir = os.environ.get(ENV_DIR)
+    return _load(ENV_DIR, compile_protos, "_pb2")
+
+
+def _load(env: str, compile_into: Callable[[str], None], suffix: str) -> tuple[ModuleType, ...]:
+    """Import ``<module><suffix>`` of every schema from ``$env``'s directory; without
+    one, compile into a new temporary directory first (and name it in ``$env``, so
+    that the subprocesses started after this reuse it)."""
+    out_dir = os.environ.get(env)
     if not out_dir:
-        out_dir = tempfile.mkdtemp(prefix="protoattr-bench-pb2-")
-        compile_protos(out_dir)
-        os.environ[ENV_DIR] = out_dir
+        out_dir = tempfile.mkdtemp(prefix=f"protoattr-bench{suffix}-")
+        compile_into(out_dir)
+        os.environ[env] = out_dir
     sys.path.insert(0, out_dir)
     try:
-        return tuple(importlib.import_module(f"{m}_pb2") for m in MODULES)
+        return tuple(importlib.import_module(f"{m}{suffix}") for m in MODULES)
     finally:
         sys.path.remove(out_dir)
 
@@ -91,13 +99,4 @@ def compile_protobuf_py(out_dir: str | os.PathLike[str]) -> None:
 
 def load_protobuf_py() -> tuple[ModuleType, ...]:
     """protobuf-py's modules, compiled into ``$PROTOATTR_BENCH_PROTOBUF_PY_DIR`` or a temp dir."""
-    out_dir = os.environ.get(ENV_DIR_PB)
-    if not out_dir:
-        out_dir = tempfile.mkdtemp(prefix="protoattr-bench-protobuf-py-")
-        compile_protobuf_py(out_dir)
-        os.environ[ENV_DIR_PB] = out_dir
-    sys.path.insert(0, out_dir)
-    try:
-        return tuple(importlib.import_module(f"{m}_pb") for m in MODULES)
-    finally:
-        sys.path.remove(out_dir)
+    return _load(ENV_DIR_PB, compile_protobuf_py, "_pb")

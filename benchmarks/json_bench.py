@@ -30,7 +30,6 @@ import dataclasses
 import json
 import platform
 import sys
-from datetime import timezone
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from google.protobuf import json_format
 import protoattr as pa
 from benchmarks import _versus
 from benchmarks import workloads as w
+from benchmarks.peers import google_upb as upb
 from benchmarks.peers import protoattr_  # noqa: F401  (applies @proto_contract to the workloads)
 from benchmarks.peers.google_upb import boilers_pb2, book_pb2, dns_pb2, tasks_pb2
 
@@ -52,101 +52,20 @@ class TaskList:
     tasks: list[w.Task] = pa.field(1, default_factory=list)
 
 
-# --- Google: dataclass <-> upb message, then json_format ------------------------
-
-_EPOCH = w.datetime(1970, 1, 1, tzinfo=timezone.utc)
-_UTC = timezone.utc
-
-
-def _book_to_pb(b: w.Book) -> Any:
-    return book_pb2.Book(isbn=b.isbn, title=b.title, author=b.author, pagecount=b.pagecount)
-
-
-def _book_from_pb(m: Any) -> w.Book:
-    return w.Book(m.isbn, m.title, m.author, m.pagecount)
+# --- Google: dataclass <-> upb message (peers/google_upb.py), then json_format -----
 
 
 def _tasks_to_pb(obj: TaskList) -> Any:
-    msg = tasks_pb2.TaskList()
-    add = msg.tasks.add
-    for t in obj.tasks:
-        m = add(id=t.id, created_by=t.created_by, priority=t.priority, content=t.content)
-        d = t.created_at - _EPOCH
-        ts = m.created_at
-        ts.seconds = d.days * 86400 + d.seconds
-        ts.nanos = d.microseconds * 1000
-    return msg
+    return upb.tasks_to_msg(obj.tasks)
 
 
 def _tasks_from_pb(msg: Any) -> TaskList:
-    return TaskList(
-        [
-            w.Task(
-                m.id,
-                m.created_at.ToDatetime(tzinfo=_UTC),
-                m.created_by,
-                w.TaskPriority(m.priority),
-                m.content,
-            )
-            for m in msg.tasks
-        ]
-    )
-
-
-def _boilers_to_pb(obj: w.AllBoilers) -> Any:
-    msg = boilers_pb2.AllBoilers()
-    add = msg.Boiler.add
-    for b in obj.boilers:
-        add(
-            BoilerId=b.boiler_id,
-            TableNumber=b.table_number,
-            TableName=b.table_name,
-            BoilerData=b.boiler_data,
-            BrandName=b.brand_name,
-            Qualifier=b.qualifier,
-            ModelName=b.model_name,
-        )
-    return msg
-
-
-def _boilers_from_pb(msg: Any) -> w.AllBoilers:
-    return w.AllBoilers(
-        [
-            w.Boiler(
-                m.BoilerId,
-                m.TableNumber,
-                m.TableName,
-                m.BoilerData,
-                m.BrandName,
-                m.Qualifier,
-                m.ModelName,
-            )
-            for m in msg.Boiler
-        ]
-    )
-
-
-def _dns_to_pb(obj: w.DnsResponse) -> Any:
-    msg = dns_pb2.DnsResponse()
-    add = msg.records.add
-    for r in obj.records:
-        m = add(key=r.key, value=r.value, first=r.first, last=r.last)
-        if r.type != w.DNS_DEFAULT_TYPE:
-            m.type = r.type
-        if r.ttl != w.DNS_DEFAULT_TTL:
-            m.ttl = r.ttl
-    return msg
-
-
-def _dns_from_pb(msg: Any) -> w.DnsResponse:
-    return w.DnsResponse(
-        [w.DnsRecord(m.key, m.value, m.first, m.last, m.type, m.ttl) for m in msg.records]
-    )
+    return TaskList(upb.tasks_from_msg(msg))
 
 
 #: workload -> (the dataclass, to pb, from pb, the pb class, the data)
 CASES: dict[str, tuple[type, Any, Any, Any, Any]] = {
-    "book": (w.Book, _book_to_pb, _book_from_pb, book_pb2.Book, w.make_book),
+    "book": (w.Book, upb.book_to_msg, upb.book_from_msg, book_pb2.Book, w.make_book),
     "tasks": (
         TaskList,
         _tasks_to_pb,
@@ -156,12 +75,12 @@ CASES: dict[str, tuple[type, Any, Any, Any, Any]] = {
     ),
     "boilers": (
         w.AllBoilers,
-        _boilers_to_pb,
-        _boilers_from_pb,
+        upb.boilers_to_msg,
+        upb.boilers_from_msg,
         boilers_pb2.AllBoilers,
         w.make_boilers,
     ),
-    "dns": (w.DnsResponse, _dns_to_pb, _dns_from_pb, dns_pb2.DnsResponse, w.make_dns),
+    "dns": (w.DnsResponse, upb.dns_to_msg, upb.dns_from_msg, dns_pb2.DnsResponse, w.make_dns),
 }
 
 
