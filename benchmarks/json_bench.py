@@ -16,12 +16,14 @@ Both sides start from the workload's dataclass and end at it, as a user has to:
 * orjson: ``orjson.dumps(dataclasses.asdict(obj))``, and ``orjson.loads`` plus
   building the dataclasses by hand.
 
-The top-level list of seed 000's tasks travels as ``TaskList {tasks}`` on both
-sides (JSON has no top-level repeated field).  Each figure is the best of
-``--repeat`` auto-ranged loops (``benchmarks/_timing.py``), the two sides
-alternating loop after loop so that the machine's load falls on all; each
-ratio is protoattr's time over the peer's (below 1 is faster).  Before timing, each
-side's JSON is parsed by the other and checked.
+The workloads are the four articles' and GoogleMessage1's two forms
+(``benchmarks/google_message1.py``).  protobuf-net's task list, a top-level
+list, travels as ``TaskList {tasks}`` on both sides (JSON has no top-level
+repeated field).  Each figure is the best of ``--repeat`` auto-ranged loops
+(``benchmarks/_timing.py``), the sides alternating loop after loop so that the
+machine's load falls on all; each ratio is protoattr's time over the peer's
+(below 1 is faster).  Before timing, each side's JSON is parsed by the other
+and checked.
 """
 
 from __future__ import annotations
@@ -40,9 +42,14 @@ from google.protobuf import json_format
 
 import protoattr as pa
 from benchmarks import _versus
+from benchmarks import google_message1 as gm1
 from benchmarks import workloads as w
+from benchmarks.peers import (
+    _gm1,
+    protoattr_,  # noqa: F401  (applies @proto_contract to the workloads)
+)
 from benchmarks.peers import google_upb as upb
-from benchmarks.peers import protoattr_  # noqa: F401  (applies @proto_contract to the workloads)
+from benchmarks.peers import protobuf_py_ as pbpy
 from benchmarks.peers.google_upb import boilers_pb2, book_pb2, dns_pb2, tasks_pb2
 
 
@@ -63,6 +70,18 @@ def _tasks_from_pb(msg: Any) -> TaskList:
     return TaskList(upb.tasks_from_msg(msg))
 
 
+#: GoogleMessage1's forms: (class, sub-message class, upb module, protobuf-py module, data)
+_GM1: dict[str, tuple[Any, Any, Any, Any, Any]] = {
+    "gm1_proto2": (
+        *(gm1.GM1Proto2, gm1.GM1SubProto2, upb.gm1_proto2_pb2, pbpy.gm1_proto2_pb),
+        gm1.make_gm1_proto2,
+    ),
+    "gm1_proto3": (
+        *(gm1.GM1Proto3, gm1.GM1SubProto3, upb.gm1_proto3_pb2, pbpy.gm1_proto3_pb),
+        gm1.make_gm1_proto3,
+    ),
+}
+
 #: workload -> (the dataclass, to pb, from pb, the pb class, the data)
 CASES: dict[str, tuple[type, Any, Any, Any, Any]] = {
     "book": (w.Book, upb.book_to_msg, upb.book_from_msg, book_pb2.Book, w.make_book),
@@ -81,6 +100,16 @@ CASES: dict[str, tuple[type, Any, Any, Any, Any]] = {
         w.make_boilers,
     ),
     "dns": (w.DnsResponse, upb.dns_to_msg, upb.dns_from_msg, dns_pb2.DnsResponse, w.make_dns),
+    **{
+        name: (
+            cls,
+            _gm1.to_message(pb2.GoogleMessage1, pb2.GoogleMessage1SubMessage),
+            _gm1.from_upb(cls, sub),
+            pb2.GoogleMessage1,
+            make,
+        )
+        for name, (cls, sub, pb2, _pb, make) in _GM1.items()
+    },
 }
 
 
@@ -89,13 +118,15 @@ def _peers(name: str, cls: Any, to_pb: Any, from_pb: Any, pb_cls: Any) -> dict[s
     import msgspec
     import orjson
 
-    from benchmarks.peers import protobuf_py_ as pbpy
-
     pbpy_to, pbpy_from = {
         "book": (pbpy.book_to_msg, pbpy.book_from_msg),
         "tasks": (lambda o: pbpy.tasks_to_msg(o.tasks), lambda m: TaskList(pbpy.tasks_from_msg(m))),
         "boilers": (pbpy.boilers_to_msg, pbpy.boilers_from_msg),
         "dns": (pbpy.dns_to_msg, pbpy.dns_from_msg),
+        **{
+            n: pbpy.gm1_converters(pb, c, sub, presence=n == "gm1_proto2")
+            for n, (c, sub, _pb2, pb, _make) in _GM1.items()
+        },
     }[name]
     pbpy_cls = type(pbpy_to(cls() if name == "tasks" else CASES[name][4]()))
     encoder, decoder = msgspec.json.Encoder(), msgspec.json.Decoder(cls)
@@ -136,6 +167,10 @@ def _from_plain(name: str, d: Any) -> Any:
         )
     if name == "boilers":
         return w.AllBoilers([w.Boiler(**b) for b in d["boilers"]])
+    if name in _GM1:
+        cls, sub_cls = _GM1[name][:2]
+        sub = d["field15"]
+        return cls(**{**d, "field15": None if sub is None else sub_cls(**sub)})
     return w.DnsResponse([w.DnsRecord(**r) for r in d["records"]])
 
 

@@ -9,7 +9,8 @@
   ``text_format.Parse(text, Msg())`` (to the upb message).
 
 The workloads are :mod:`benchmarks.json_bench`'s (a book, protobuf-net's task list,
-7,000 boiler records, 5,000 DNS records) and the conformance message
+7,000 boiler records, 5,000 DNS records, GoogleMessage1 in its proto2 and proto3
+forms) and the conformance message
 ``TestAllTypesProto3`` with every kind of field set (:mod:`fuzz.targets`' sample
 messages, merged).  Before timing, both sides' texts are
 checked equal.  Each figure is the best of ``--repeat`` auto-ranged loops, the

@@ -170,10 +170,15 @@ def dns_from_msg(msg: Any) -> DnsResponse:
 # --- GoogleMessage1 -------------------------------------------------------------
 
 
+def gm1_converters(pb: Any, cls: type, sub_cls: type, *, presence: bool) -> tuple[Any, Any]:
+    """``(to_msg, from_msg)`` between a GoogleMessage1 dataclass and ``pb``'s message."""
+    to_msg = _gm1.to_message(pb.GoogleMessage1, pb.GoogleMessage1SubMessage)
+    return to_msg, _gm1.from_protobuf_py(cls, sub_cls, presence=presence)
+
+
 def _gm1_codec(pb: Any, cls: type, sub_cls: type, *, presence: bool) -> _base.Codec:
     msg = pb.GoogleMessage1
-    to_msg = _gm1.to_message(msg, pb.GoogleMessage1SubMessage)
-    from_msg = _gm1.from_protobuf_py(cls, sub_cls, presence=presence)
+    to_msg, from_msg = gm1_converters(pb, cls, sub_cls, presence=presence)
     return _base.codec(to_msg, msg.to_binary, msg.from_binary, from_msg)
 
 
