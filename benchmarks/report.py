@@ -35,6 +35,7 @@ import datetime
 import html
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -154,14 +155,25 @@ def run_section(name: str, quick: bool, records: int) -> dict[str, Any]:
     path_env = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path_env}
     t0 = time.perf_counter()
+    # A session of its own, so that a timeout ends the section's own children too
+    # (the harness's workers, cold_start's fresh processes), and nothing else.
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        proc = subprocess.run(
-            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT_S[name]
-        )
+        _, stderr = proc.communicate(timeout=TIMEOUT_S[name])
         if proc.returncode != 0:
-            return {"error": f"exited {proc.returncode}: {proc.stderr.strip()[-600:]}"}
+            return {"error": f"exited {proc.returncode}: {stderr.strip()[-600:]}"}
         result: dict[str, Any] = json.loads(Path(path).read_text())
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         return {"error": f"timed out after {TIMEOUT_S[name]} s"}
     finally:
         os.unlink(path)
