@@ -7,7 +7,7 @@ between ``<!-- report:begin -->`` and ``<!-- report:end -->`` (date, commit,
 machine, the tables) and the chart ``docs/img/benchmarks-report.svg``, and saves
 every figure to ``benchmarks/results/report-<commit>.json``.
 
-Sections (about 3 to 5 minutes in all on a quiet 2-CPU machine):
+Sections (about 4 to 5 minutes in all on this 2-CPU machine under a load of 5):
 
 ``binary``   the interleaved best-of of ``benchmarks/best_of.py``: protoattr (native
              and Python backends), Google upb, protobuf-py and msgspec, serialize
@@ -85,7 +85,7 @@ def section_harness(quick: bool) -> dict[str, Any]:
     os.close(fd)
     try:
         cmd = [sys.executable, "-m", "benchmarks", f"--libs={','.join(BINARY_LIBS)}"]
-        cmd += ["--quick"] if quick else ["--runs=1", "--min-time=0.1"]
+        cmd += ["--quick"] if quick else ["--runs=1", "--min-time=0.05"]
         proc = subprocess.run([*cmd, f"--json={path}"], cwd=ROOT, capture_output=True, text=True)
         payload: dict[str, Any] = json.loads(Path(path).read_text())
     finally:
@@ -103,7 +103,7 @@ def section_harness(quick: bool) -> dict[str, Any]:
 def section_json(quick: bool) -> dict[str, Any]:
     from benchmarks import json_bench
 
-    min_time, repeat = (0.005, 1) if quick else (0.05, 3)
+    min_time, repeat = (0.005, 1) if quick else (0.05, 2)
     return {"peers": list(json_bench.PEERS), "rows": json_bench.run(min_time, repeat)}
 
 
