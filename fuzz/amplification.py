@@ -3,8 +3,9 @@
 ``python -m fuzz.amplification [KB] [--shapes a,b] [--runners r,s]`` decodes, each in a
 fresh process, inputs made of the cheapest possible messages repeated (``82 03 02 12
 00`` is TestAllTypesProto3's ``repeated_nested_message { corecursive {} }``: five
-bytes, two messages), a field unknown to the contract repeated, and deep chains
-repeated (protobuf merges each copy into the last), and prints per input and runner
+bytes, two messages), a field unknown to the contract repeated (also inside a
+message that is merged), and deep chains repeated (protobuf merges each copy into
+the last), and prints per input and runner
 the time and the peak resident memory the decode added.  The runners are protoattr's
 two backends without a bound and with ``TypeModel(max_messages=10_000)``, and upb
 (``google.protobuf``, from the same schema).  docs/errors.md quotes its output.
@@ -25,6 +26,7 @@ SHAPES = {
     "tree": "Tree.children: empty children, repeated (2 bytes each)",
     "empty_fields": "TestAllTypesProto3.repeated_nested_message {}, repeated (3 bytes each)",
     "unknown": "f2 01 00 (field 30, unknown to TestAllTypesProto3), repeated",
+    "merged_unknown": "optional_nested_message { f2 01 00 }, repeated (merged: unknown inside)",
     "recursive": "a 100-deep recursive_message chain, repeated (merged)",
     "corecursive": "a 98-deep optional_nested_message/corecursive chain, repeated (merged)",
 }
@@ -52,6 +54,7 @@ def _input(shape: str, size: int) -> tuple[type, bytes]:
         "nested": bytes.fromhex("8203021200"),
         "empty_fields": b"\x82\x03\x00",
         "unknown": bytes.fromhex("f20100"),
+        "merged_unknown": _len(18, bytes.fromhex("f20100")),
         "recursive": _chain(100, [27]),
         "corecursive": _chain(98, [2, 18]),
     }
@@ -136,7 +139,7 @@ def main(argv: list[str]) -> None:
     p.add_argument("--timeout", type=float, default=120.0)
     a = p.parse_args(argv)
     size = a.kb * 1000
-    print(f"{'input':<13}{'runner':<14}{'bytes':>11}{'peak memory':>13}{'ratio':>8}{'time':>10}")
+    print(f"{'input':<16}{'runner':<14}{'bytes':>11}{'peak memory':>13}{'ratio':>8}{'time':>10}")
     for shape in a.shapes.split(","):
         for runner in a.runners.split(","):
             try:
@@ -145,13 +148,13 @@ def main(argv: list[str]) -> None:
                     capture_output=True, text=True, check=True, timeout=a.timeout,
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
-                print(f"{shape:<13}{runner:<14}{'':>11}{'':>13}{'':>8}  >{a.timeout:.0f}s")
+                print(f"{shape:<16}{runner:<14}{'':>11}{'':>13}{'':>8}  >{a.timeout:.0f}s")
                 continue
             r = json.loads(out.stdout)
             if r["outcome"] == "n/a":
                 continue
             print(
-                f"{shape:<13}{runner:<14}{r['bytes']:>11,}{r['memory'] / 1e6:>11.1f}MB"
+                f"{shape:<16}{runner:<14}{r['bytes']:>11,}{r['memory'] / 1e6:>11.1f}MB"
                 f"{r['memory'] / r['bytes']:>7.0f}x{r['seconds']:>9.4f}s  {r['outcome']}"
             )
 

@@ -628,6 +628,11 @@ class _Generator:
             src.dedent()
         if hier:
             src("cls_ = _cls  # the class to build: the deepest subtype present")
+        pending = any(
+            self.merges_field_in_place(f) for level in levels for f in self.ctx.own_fields(level)
+        )
+        if pending:
+            src("pend = None  # what merges in place left pending (_runtime.unknown_pending)")
         src("if base is None:")
         with src.indent():
             src("pass")
@@ -662,6 +667,11 @@ class _Generator:
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
         self._decode_errors_at_one_boundary(src)
+        if pending:  # bytes again, before any constructor sees the objects
+            self.ns["_flush_pending"] = _runtime.flush_pending
+            src("if pend:")
+            src.indent()("_flush_pending(pend)")
+            src.dedent()
         if hier:
             src("if cls_ is not _cls and base is None and not issubclass(cls_, _cls):")
             self.ns["_other_subtype"] = _runtime.other_subtype
@@ -688,6 +698,10 @@ class _Generator:
             return False
         return merges_in_place(self.ctx.info_for(cls), True)
 
+    def merges_field_in_place(self, f: FieldInfo) -> bool:
+        """Whether a later occurrence of ``f`` merges into the value this decode built."""
+        return takes_merge_in_place(f) and self.flat_in_place(f.value.py_type)
+
     def merger(self) -> list[str]:
         """``merge_<Name>(buf, pos, end, depth, obj)``: protobuf's merge of the message
         ``buf[pos:end]`` into ``obj``, an object of exactly this class that this decode
@@ -699,7 +713,7 @@ class _Generator:
         On failure ``obj`` may be half-merged: the decode that built it fails with it."""
         cls = self.info.cls
         src = _Source()
-        src(f"def merge_{self.ident}(buf, pos, end, depth, obj):")
+        src(f"def merge_{self.ident}(buf, pos, end, depth, obj, pend):")
         src.indent()
         if not self.flat_in_place(cls):
             src(f"return decode_{self.ident}(buf, pos, end, depth, obj)")
@@ -765,10 +779,9 @@ class _Generator:
             src.dedent()
         self._decode_errors_at_one_boundary(src)
         if unknown is not None:
-            self.ns["_set_unknown"] = _runtime.set_unknown
+            self.ns["_upend"] = _runtime.unknown_pending
             src(f"if {unknown}:")
-            kept = f"({self.unknown_get(cls, 'obj')} or b'')"
-            src.indent()(f"_set_unknown(obj, {self.unknown_key(cls)!r}, {kept} + {unknown})")
+            src.indent()(f"_upend(obj, {self.unknown_key(cls)!r}, {unknown}, pend)")
             src.dedent()
         src("return obj")
         return src.lines
@@ -996,7 +1009,7 @@ class _Generator:
         lines = self._decode_value(
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
             tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
-            in_place=takes_merge_in_place(f) and self.flat_in_place(f.value.py_type),
+            in_place=self.merges_field_in_place(f),
         )  # fmt: skip
         return [(single_tag, lines)]
 
@@ -1110,8 +1123,11 @@ class _Generator:
                 merge = f"(None if {merge} is None else {to_wire}({merge}))"
             if in_place and merge is not None:  # the engine's takes_in_place
                 own = f"{self._own}{merge}.__class__ is {self.const(vt.py_type, 'cls')}"
-                fn = f"({codec}.merge if {own} else {codec}.decode)"
-                lines.append(store.format(f"{fn}(buf, pos, e, depth + 1, {merge})"))
+                # decode_ makes its list of pending unknown fields at its first merge
+                pend = "pend" if not self._own else "pend if pend is not None else (pend := [])"
+                merged = f"{codec}.merge(buf, pos, e, depth + 1, {merge}, {pend})"
+                fresh = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
+                lines.append(store.format(f"({merged} if {own} else {fresh})"))
             else:
                 lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:
