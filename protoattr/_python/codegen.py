@@ -844,6 +844,20 @@ class _Generator:
             if f.oneof is not None and g.oneof == f.oneof and g.name != f.name
         ]
 
+        if len(group) == 1 and self.merges_field_in_place(f):
+            assert f.value.py_type is not None
+            codec, cls = self.codec(f.value.py_type), self.const(f.value.py_type, "cls")
+            head: list[str] = []
+            self._read_len(head, "end", 0)
+            own = [
+                "m0 = obj." + f.name,  # merged where it is: no attribute set
+                "if m0.__class__ is " + cls + ":",
+                f"    {codec}.merge(buf, pos, e, depth + 1, m0, pend)",
+                "else:",
+                f"    _setattr(obj, {f.name!r}, {codec}.decode(buf, pos, e, depth + 1, m0))",
+                "pos = e",
+            ]
+            return partial(self._lines_case, src, head + own)
         # one set of locals for every case: a frame with a local per field (a hundred)
         # made a deep chain of merges cost 3 us per level in CPython's frame stack
         local = {name: f"m{i}" for i, name in enumerate(group)}
