@@ -742,13 +742,12 @@ class _Generator:
                 if unknown is not None:
                     src("t0 = pos")
                 self._read_tag(src)
-                skip = f"pos = _skip(buf, pos, end, tag, depth, {maxd})"
                 known = [t for f in fields for t, _ in self._field_decoders(f, "end", unknown, 0)]
                 cases: list[tuple[int, Callable[[], None]]] = []
                 for f in fields:
                     for tag, lines in self._field_decoders(f, "end", unknown, 0):
                         cases.append((tag, self._merge_case(src, f, fields, lines)))
-                self._dispatch(src, cases, known, skip, unknown)
+                self._dispatch(src, cases, known, "end", unknown)
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
@@ -774,7 +773,6 @@ class _Generator:
 
     def _level_body(self, src: _Source, level: type, end: str, nesting: int) -> None:
         """Decode the fields of one hierarchy level from ``pos`` to ``end``."""
-        maxd = self.ctx.max_depth
         fields = self.ctx.own_fields(level)
         unknown = self.unknown_var(level) if self.preserve_unknown(level) else None
         # 1. fields in tag order, each tested once (repeated ones while they last)
@@ -799,7 +797,6 @@ class _Generator:
             self._read_tag(src)
             known = [t for f in fields for t, _ in self._field_decoders(f, end, unknown, 0)]
             known += [_wire.make_tag(t, 2) for t, _ in self.ctx.children_of(level)]
-            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
             cases: list[tuple[int, Callable[[], None]]] = []
             for f in fields:
                 for tag, lines in self._field_decoders(f, end, unknown, 0):
@@ -807,7 +804,7 @@ class _Generator:
             for subtag, sub in self.ctx.children_of(level):
                 case = partial(self._subtype_case, src, sub, end, nesting)
                 cases.append((_wire.make_tag(subtag, 2), case))
-            self._dispatch(src, cases, known, skip, unknown)
+            self._dispatch(src, cases, known, end, unknown)
 
     @staticmethod
     def _lines_case(src: _Source, lines: list[str]) -> None:
@@ -893,7 +890,7 @@ class _Generator:
         src: _Source,
         cases: list[tuple[int, Callable[[], None]]],
         known: list[int],
-        skip: str,
+        end: str,
         unknown: str | None,
     ) -> None:
         """The tests of the general loop: a chain of ``tag ==`` tests, with anything else
@@ -901,7 +898,7 @@ class _Generator:
         an unknown one is skipped at once and the known ones are found by halving the
         range of tags (a contract of a hundred fields: seven tests, not fifty)."""
         if len(known) > 8:
-            self._skip_unknown_at_once(src, known, skip, unknown)
+            self._skip_unknown_at_once(src, known, end, unknown)
             first: dict[int, Callable[[], None]] = {}
             for tag, emit in cases:
                 first.setdefault(tag, emit)  # the chain's rule: the first case of a tag
@@ -916,10 +913,7 @@ class _Generator:
         if keyword != "if":
             src("else:")
             src.indent()
-        src(skip)
-        if unknown is not None:
-            self.ns["_ucat"] = _runtime.unknown_append
-            src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+        self._skip_and_keep(src, end, unknown)
         if keyword != "if":
             src.dedent()
 
@@ -1027,7 +1021,7 @@ class _Generator:
         src.dedent()
 
     def _skip_unknown_at_once(
-        self, src: _Source, known: list[int], skip: str, unknown: str | None
+        self, src: _Source, known: list[int], end: str, unknown: str | None
     ) -> None:
         """With more than eight known tags, an unknown field skips the chain of tests that
         follows at once (and is kept, where unknown fields are)."""
@@ -1035,11 +1029,27 @@ class _Generator:
             return
         src(f"if tag not in {self.const(frozenset(known), 'known')}:")
         with src.indent():
-            src(skip)
-            if unknown is not None:
-                self.ns["_ucat"] = _runtime.unknown_append
-                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+            self._skip_and_keep(src, end, unknown)
             src("continue")
+
+    def _skip_and_keep(self, src: _Source, end: str, unknown: str | None) -> None:
+        """Skip an unknown field (and keep it, where unknown fields are): a short
+        length-delimited one inline, anything else (and every error) by ``_skip``."""
+        skip = f"pos = _skip(buf, pos, {end}, tag, depth, {self.ctx.max_depth})"
+        src(f"if tag & 7 == 2 and tag > 7 and buf[pos] < 128 and pos + 1 + buf[pos] <= {end}:")
+        src.indent()("pos += 1 + buf[pos]")
+        src.dedent()
+        src("else:")
+        src.indent()(skip)
+        src.dedent()
+        if unknown is not None:
+            self.ns["_ucat"] = _runtime.unknown_append
+            src(f"if {unknown}.__class__ is bytearray:")
+            src.indent()(f"{unknown} += buf[t0:pos]")
+            src.dedent()
+            src("else:")
+            src.indent()(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+            src.dedent()
 
     def _field_decoders(
         self, f: FieldInfo, end: str, unknown: str | None, skip: int
