@@ -5,11 +5,11 @@ fresh process, inputs made of the cheapest possible messages repeated (``82 03 0
 00`` is TestAllTypesProto3's ``repeated_nested_message { corecursive {} }``: five
 bytes, two messages), a field unknown to the contract repeated (also inside a
 message that is merged), and deep chains repeated (protobuf merges each copy into
-the last), and prints per input and runner
-the time (wall clock, and the CPU time of the process: steadier on a loaded machine)
-and the peak resident memory the decode added.  The runners are protoattr's
-two backends without a bound and with ``TypeModel(max_messages=10_000)``, and upb
-(``google.protobuf``, from the same schema).  docs/errors.md quotes its output.
+the last), and prints per input and runner the time (wall clock, and the process's
+CPU time, steadier on a loaded machine) and the peak resident memory the decode
+added.  The runners are protoattr's two backends without a bound and with
+``TypeModel(max_messages=10_000)``, and upb (``google.protobuf``, from the same
+schema).  docs/errors.md quotes its output.
 """
 
 from __future__ import annotations
