@@ -21,11 +21,13 @@ It tells mypy two things it cannot read from the annotations alone.
   time (``timeout=``, ``metadata=``, ...), see ``_client._call_options``.
 
 pyright cannot be extended: there, declare required fields as
-``Annotated[T, pa.member(n)]`` with no default.  Tested with mypy 1.10 and later.
+``Annotated[T, pa.member(n)]`` with no default.  Tested with mypy 1.10 to 2.4
+(:data:`OLDEST` is the floor :func:`plugin` enforces).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from mypy.errorcodes import ATTR_DEFINED
@@ -326,6 +328,18 @@ class ProtoattrPlugin(Plugin):
         return None
 
 
+#: the oldest mypy the plugin is tested with (the project's test extra pins it too)
+OLDEST = (1, 10)
+
+
 def plugin(version: str) -> type[Plugin]:
-    """mypy's entry point (``version`` is mypy's own)."""
+    """mypy's entry point (``version`` is mypy's own): refuses a mypy older than it is
+    tested with, rather than half-working there."""
+    found = re.match(r"(\d+)\.(\d+)", version)
+    if found is None or (int(found[1]), int(found[2])) < OLDEST:
+        oldest = ".".join(map(str, OLDEST))
+        raise RuntimeError(
+            f"protoattr.mypy needs mypy {oldest} or later, not {version}: "
+            f"pip install 'mypy>={oldest}'"
+        )
     return ProtoattrPlugin

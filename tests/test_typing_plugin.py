@@ -184,3 +184,13 @@ def test_the_plugin_types_required_fields_and_clients(tmp_path: Path) -> None:
     expected = set().union(*(_expected(name, source) for name, source in SCRIPTS.items()))
     assert got == expected, f"missing: {expected - got}\nunexpected: {got - expected}\n{err}"
     assert status == 1
+
+
+def test_the_plugin_refuses_a_mypy_it_is_not_tested_with() -> None:
+    pytest.importorskip("mypy.api")
+    from protoattr.mypy import ProtoattrPlugin, plugin
+
+    assert plugin("1.10.0") is ProtoattrPlugin
+    assert plugin("2.4.1+dev.1234") is ProtoattrPlugin
+    with pytest.raises(RuntimeError, match=r"needs mypy 1\.10 or later, not 1\.9\.0"):
+        plugin("1.9.0")
