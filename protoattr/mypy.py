@@ -10,15 +10,18 @@ It tells mypy two things it cannot read from the annotations alone.
   support alone and corrects the one thing it gets wrong, at the place it
   matters: when a contract class is called, each parameter that comes from a
   ``pa.field(...)`` with neither ``default=`` nor ``default_factory=`` becomes
-  required (``get_function_signature_hook``, a public hook since mypy 0.7).
-  Which fields those are is read from the class body when the class is
-  analysed and kept in the class's plugin metadata, so it survives mypy's
-  incremental cache.
+  required (mypy's public ``get_function_signature_hook``).  Which fields those
+  are is read from the class body when the class is analysed and kept in the
+  class's plugin metadata, so it survives mypy's incremental cache.
 * **Typed gRPC clients.**  ``protoattr.grpc.aio_client(Service, channel)`` is an
   ``AsyncClient[Service]``; for each RPC the plugin gives it the declared
   method's async form (a coroutine, or an ``AsyncResponseStream`` for a
-  streamed response), and every client method the keywords it accepts at run
-  time (``timeout=``, ``metadata=``, ...), see ``_client._call_options``.
+  streamed response).  Every call through a service declaration's type (what
+  ``client()`` returns) or an ``AsyncClient`` also takes the keywords a client
+  accepts at run time (``timeout=``, ``metadata=``, ...), typed as
+  ``_client._call_options`` declares them.  (An implementation called through
+  the declaration's type is accepted with them too: the one thing a checker
+  cannot tell from a client.)
 
 pyright cannot be extended: there, declare required fields as
 ``Annotated[T, pa.member(n)]`` with no default.  Tested with mypy 1.10 to 2.4
@@ -36,6 +39,7 @@ from mypy.nodes import (
     ARG_NAMED_OPT,
     ARG_OPT,
     ARG_POS,
+    ARG_STAR2,
     AssignmentStmt,
     Block,
     CallExpr,
@@ -189,17 +193,13 @@ def _is_context(typ: Type) -> bool:
     return isinstance(proper, Instance) and proper.type.fullname == "protoattr._service.CallContext"
 
 
-def _client_method(
-    declared: CallableType,
-    options: CallableType,
-    stream: TypeInfo,
-    api: CheckerPluginInterface,
-    aio: bool,
+def _async_method(
+    declared: CallableType, options: CallableType, stream: TypeInfo, api: CheckerPluginInterface
 ) -> CallableType:
-    """A client's method for ``declared``: its request (any iterable of them for a client
-    stream; an async one too over aio), an optional ``CallContext``, grpcio's keywords
-    (``options``' keyword-only parameters), and the response (awaited over aio; a
-    ``ResponseStream``/``AsyncResponseStream`` for a server stream)."""
+    """An aio client's method for ``declared``: its request (any iterable or async iterable
+    of them for a client stream), an optional ``CallContext``, grpcio's keywords
+    (``options``' keyword-only parameters), and a coroutine of the response (an
+    ``AsyncResponseStream`` for a server stream), as ``_client._method`` makes them."""
     types: list[Type] = []
     kinds = []
     names: list[str | None] = []
@@ -208,10 +208,12 @@ def _client_method(
         request, _, name = params[0]
         item = _stream_item(request)
         if item is not None:
-            request = api.named_generic_type("typing.Iterable", [item])
-            if aio:
-                aiter = api.named_generic_type("typing.AsyncIterable", [item])
-                request = UnionType.make_union([request, aiter])
+            request = UnionType.make_union(
+                [
+                    api.named_generic_type("typing.Iterable", [item]),
+                    api.named_generic_type("typing.AsyncIterable", [item]),
+                ]
+            )
         types.append(request)
         kinds.append(ARG_POS)
         names.append(name)
@@ -233,11 +235,9 @@ def _client_method(
     result: Type
     if item is not None:
         result = Instance(stream, [item])
-    elif aio:
+    else:
         anything = AnyType(TypeOfAny.special_form)
         result = api.named_generic_type("typing.Coroutine", [anything, anything, response])
-    else:
-        result = response
     return declared.copy_modified(
         arg_types=types, arg_kinds=kinds, arg_names=names, ret_type=result, variables=[]
     )
@@ -253,10 +253,8 @@ class ProtoattrPlugin(Plugin):
             return _record_service
         return None
 
-    def _stream(self, aio: bool) -> TypeInfo | None:
-        node = self.lookup_fully_qualified(
-            f"{CLIENT}.AsyncResponseStream" if aio else f"{CLIENT}.ResponseStream"
-        )
+    def _stream(self) -> TypeInfo | None:
+        node = self.lookup_fully_qualified(f"{CLIENT}.AsyncResponseStream")
         return node.node if node is not None and isinstance(node.node, TypeInfo) else None
 
     def _options(self) -> CallableType | None:
@@ -274,7 +272,7 @@ class ProtoattrPlugin(Plugin):
         def hook(ctx: AttributeContext) -> Type:
             client = ctx.type
             service = get_proper_type(client.args[0]) if isinstance(client, Instance) else None
-            options, stream = self._options(), self._stream(aio=True)
+            options, stream = self._options(), self._stream()
             if not isinstance(service, Instance) or options is None or stream is None:
                 return ctx.default_attr_type  # Any: nothing to check against
             declared = _declared_method(service.type, name)
@@ -282,7 +280,7 @@ class ProtoattrPlugin(Plugin):
                 message = f'Service "{service.type.name}" has no RPC "{name}"'
                 ctx.api.fail(message, ctx.context, code=ATTR_DEFINED)
                 return AnyType(TypeOfAny.from_error)
-            return _client_method(declared, options, stream, ctx.api, aio=True)
+            return _async_method(declared, options, stream, ctx.api)
 
         return hook
 
@@ -300,8 +298,8 @@ class ProtoattrPlugin(Plugin):
         def hook(ctx: MethodSigContext) -> FunctionLike:
             options = self._options()
             sig = ctx.default_signature
-            if options is None:  # protoattr.grpc is not in the program: no client either
-                return sig
+            if options is None or ARG_STAR2 in sig.arg_kinds:
+                return sig  # no protoattr.grpc in the program (so no client), or **kwargs
             taken = set(sig.arg_names)
             extra = [
                 (typ, kind, name)

@@ -175,6 +175,9 @@ def test_the_plugin_types_required_fields_and_clients(tmp_path: Path) -> None:
     try:
         os.chdir(tmp_path)  # protoattr (and its plugin) come from the installation
         out, err, status = api.run(["--cache-dir", ".mypy_cache", *SCRIPTS])
+        # again, with ``contracts`` read from mypy's cache: the plugin's notes are in it
+        (tmp_path / "importer.py").write_text(IMPORTER + "\n", encoding="utf-8")
+        cached, _, _ = api.run(["--cache-dir", ".mypy_cache", "importer.py"])
     finally:
         os.chdir(cwd)
         sys.setrecursionlimit(limit)
@@ -184,6 +187,8 @@ def test_the_plugin_types_required_fields_and_clients(tmp_path: Path) -> None:
     expected = set().union(*(_expected(name, source) for name, source in SCRIPTS.items()))
     assert got == expected, f"missing: {expected - got}\nunexpected: {got - expected}\n{err}"
     assert status == 1
+    importer = {ln for ln in cached.splitlines() if ln.startswith("importer.py")}
+    assert importer == _expected("importer.py", IMPORTER), cached
 
 
 def test_the_plugin_refuses_a_mypy_it_is_not_tested_with() -> None:
