@@ -11,6 +11,7 @@ be clean.  One mypy run checks them all (mypy is slow to start).
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import sys
@@ -199,3 +200,26 @@ def test_the_plugin_refuses_a_mypy_it_is_not_tested_with() -> None:
     assert plugin("2.4.1+dev.1234") is ProtoattrPlugin
     with pytest.raises(RuntimeError, match=r"needs mypy 1\.10 or later, not 1\.9\.0"):
         plugin("1.9.0")
+
+
+def test_the_typed_keywords_are_grpcios_call_options() -> None:
+    """The keywords the plugin gives client methods (``_call_options``) are exactly the
+    options grpcio's multi-callables take, sync and aio: no drift either way."""
+    pytest.importorskip("grpc")
+    import grpc.aio
+
+    from protoattr.grpc._client import _call_options
+
+    typed = [
+        p.name
+        for p in inspect.signature(_call_options).parameters.values()
+        if p.kind is p.KEYWORD_ONLY
+    ]
+    for callable_ in (
+        grpc.UnaryUnaryMultiCallable,
+        grpc.StreamStreamMultiCallable,
+        grpc.aio.UnaryUnaryMultiCallable,
+        grpc.aio.StreamStreamMultiCallable,
+    ):
+        taken = list(inspect.signature(callable_.__call__).parameters)[2:]
+        assert sorted(taken) == sorted(typed), callable_
