@@ -100,6 +100,7 @@ def test_aio_client_is_the_async_client_typed_as_one() -> None:
     async def body(impl: Any, channel: grpc.aio.Channel) -> None:
         client = pg.aio_client(Warehouse, channel, timeout=TIMEOUT)
         assert isinstance(client, pg.AsyncClient)
+        assert isinstance(pg.client(Warehouse, channel), pg.AsyncClient)  # the same kind of client
         context = pa.CallContext(metadata=[("x-user", "ada")])
         item = await client.get(Query(id=7, size=2), context, timeout=TIMEOUT)
         assert item.name == "hello ada"

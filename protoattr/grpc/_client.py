@@ -49,7 +49,7 @@ def client(
     does, but is still typed as the sync declaration: call :func:`aio_client`
     there, whose type says the methods are coroutines.
     """
-    result: S = _build(service, channel, model, timeout, metadata, _Client)
+    result: S = _build("client", service, channel, model, timeout, metadata)
     return result  # it has every method the declaration has
 
 
@@ -74,22 +74,23 @@ def aio_client(
             f"aio_client() takes a grpc.aio.Channel, not {type(channel).__qualname__}: "
             "use client() for a grpc.Channel"
         )
-    result: AsyncClient[S] = _build(service, channel, model, timeout, metadata, AsyncClient)
+    result: AsyncClient[S] = _build("aio_client", service, channel, model, timeout, metadata)
     return result
 
 
 def _build(
+    caller: str,
     service: Callable[..., Any],
     channel: grpc.Channel | grpc.aio.Channel,
     model: TypeModel | None,
     timeout: float | None,
     metadata: Metadata | None,
-    base: type,
 ) -> Any:
-    """The client object: one attribute per RPC, on a class named for the service."""
+    """The client object: one attribute per RPC, on a class named for the service (an
+    :class:`AsyncClient` over aio, whichever function made it)."""
     if not isinstance(service, type):
         raise TypeError(
-            f"client() takes a class decorated with @protoattr.service, not {service!r}"
+            f"{caller}() takes a class decorated with @protoattr.service, not {service!r}"
         )
     info = service_info(service)
     model = default_model if model is None else model
@@ -104,6 +105,7 @@ def _build(
         except TypeError:  # grpcio before 1.63 has no registered methods
             multicallable = make(path)
         methods[m.attr] = _voids(m, _method(m, multicallable, model, defaults, aio), aio)
+    base = AsyncClient if aio else _Client
     stub = type(f"{info.cls.__name__}Client", (base,), {})()
     stub.__dict__.update(methods)
     stub._service = info.full_name
