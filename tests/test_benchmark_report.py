@@ -73,3 +73,13 @@ def test_the_chart_is_well_formed_svg() -> None:
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "gm1_proto2 deserialize" in texts and "0.50" in texts
     assert any("a <CPU>" in (t or "") for t in texts)  # escaped in the file, read back
+
+
+def test_render_rewrites_the_page_and_chart_from_a_saved_run(tmp_path: Path) -> None:
+    import json
+
+    saved = tmp_path / "report.json"
+    saved.write_text(json.dumps(_report()))
+    assert report.main(["--render", str(saved), "--docs", str(tmp_path)]) == 0
+    assert "at commit `abc1234`" in (tmp_path / "benchmarks.md").read_text()
+    ET.fromstring((tmp_path / report.CHART).read_text())
