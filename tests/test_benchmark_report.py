@@ -8,6 +8,7 @@ and the chart is well-formed SVG.
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,6 @@ def test_the_chart_is_well_formed_svg() -> None:
 
 
 def test_render_rewrites_the_page_and_chart_from_a_saved_run(tmp_path: Path) -> None:
-    import json
-
     saved = tmp_path / "report.json"
     saved.write_text(json.dumps(_report()))
     assert report.main(["--render", str(saved), "--docs", str(tmp_path)]) == 0
