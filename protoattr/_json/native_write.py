@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from .._core import wkt as _wkt
 from .._core.contract import Label, ValueType, declared_options, is_contract
 from .._core.convert import surrogate_for
 from .._core.types import BCL_KINDS, Kind
@@ -29,6 +30,8 @@ from .._core.wkt import NullValue
 from .._native import engine as _engine
 from .._native.plan import KINDS
 from . import forms as _jsonforms
+from . import times as _jsontimes
+from . import wkt as _jsonwkt
 from .plan import _form_key, _Options, _Plans, _plans
 from .write import _NO_DEFAULT, _UNLESS_DEFAULT, _UNLESS_SAME_BITS, _field_step
 
@@ -96,7 +99,7 @@ def _top(plans: _Plans, opts: _Options, cls: type, writers: dict[Any, Any]) -> A
             else:
                 for sub_cls, (w, setup) in building.items():
                     w.setup(*setup)
-                    writers[(sub_cls,) + key[1:]] = w
+                    writers[(sub_cls, *key[1:])] = w
                 writer = building[cls][0]
         writers[key] = writer
         return writer
@@ -197,7 +200,27 @@ def _plain(vt: ValueType) -> bool:
 def _key_spec(vt: ValueType) -> tuple[Any, ...]:
     if not _plain(vt) or vt.kind not in _KEY_KINDS:
         raise _Unsupported(vt)
-    return (KINDS[vt.kind], None, None, None)
+    return (KINDS[vt.kind], None, None, None, False)
+
+
+def _form_spec(vt: ValueType) -> tuple[Any, ...] | None:
+    """The spec of a value whose special form the C writer prints itself, else ``None``:
+    ``datetime``/``timedelta`` (RFC 3339) and the wrappers' bare values."""
+    if vt.domain is not None or vt.kind in BCL_KINDS:
+        return None
+    form = _jsonforms.form_for(_form_key(vt))
+    if form is None:
+        return None
+    if vt.kind is Kind.TIMESTAMP and form[0] is _jsontimes.timestamp_to_json:
+        return (KINDS[Kind.TIMESTAMP], None, None, None, False)
+    if vt.kind is Kind.DURATION and form[0] is _jsontimes.duration_to_json:
+        return (KINDS[Kind.DURATION], None, None, None, False)
+    if vt.kind is Kind.MESSAGE and vt.py_type in _wkt.WRAPPER_CLASSES:
+        for name, (contract, _) in _wkt.WRAPPERS.items():
+            payload = _jsonwkt._PAYLOADS.get(contract)
+            if contract is vt.py_type and payload is not None and payload[0] is form[0]:
+                return (KINDS[_jsonwkt._WRAPPER_KINDS[name]], None, None, None, True)
+    return None
 
 
 def _value_spec(
@@ -207,6 +230,9 @@ def _value_spec(
     writers: dict[Any, Any],
     building: dict[type, Any],
 ) -> tuple[Any, ...]:
+    form = _form_spec(vt)
+    if form is not None:
+        return form
     if not _plain(vt) or vt.kind not in _SCALARS:
         raise _Unsupported(vt)
     kind = vt.kind
@@ -215,10 +241,10 @@ def _value_spec(
         if enum_cls is None or enum_cls is NullValue:
             raise _Unsupported(vt)
         names = None if opts.enum_ints else dict(plans.enum_names(enum_cls).name_of)
-        return (KINDS[kind], None, enum_cls, names)
+        return (KINDS[kind], None, enum_cls, names, False)
     if kind is Kind.MESSAGE:
         sub = vt.py_type
         if sub is None or not is_contract(sub) or surrogate_for(sub) is not None:
             raise _Unsupported(vt)
-        return (KINDS[kind], _writer(plans, opts, sub, writers, building), sub, None)
-    return (KINDS[kind], None, None, None)
+        return (KINDS[kind], _writer(plans, opts, sub, writers, building), sub, None, False)
+    return (KINDS[kind], None, None, None, False)

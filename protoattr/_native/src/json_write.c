@@ -35,6 +35,8 @@ typedef struct {
     PyObject *sub;            /* MESSAGE: the JsonWriter of the class (borrowed from spec) */
     PyObject *cls;            /* MESSAGE: the exact class; ENUM: the enum class */
     PyObject *names;          /* ENUM: {number: name}, NULL when enums print as numbers */
+    int wrapper;              /* a wrappers.proto value: None is null, the bare value is
+                                 printed as wkt.py's wrapper_form prints it */
 } JValue;
 
 typedef struct {
@@ -415,6 +417,128 @@ static int put_float32(W *w, double v) {
 
 static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level);
 
+/* ".123", ".123456" or "" for the microseconds of a datetime/timedelta (time_text.fraction
+ * of their nanos: never nine digits) */
+static char *put_fraction(char *p, int us) {
+    if (us == 0) {
+        return p;
+    }
+    int digits = us % 1000 == 0 ? 3 : 6;
+    int x = digits == 3 ? us / 1000 : us;
+    *p++ = '.';
+    for (int i = digits - 1; i >= 0; i--) {
+        p[i] = (char)('0' + x % 10);
+        x /= 10;
+    }
+    return p + digits;
+}
+
+static char *put_digits(char *p, int v, int width) {
+    for (int i = width - 1; i >= 0; i--) {
+        p[i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return p + width;
+}
+
+/* A datetime as times.timestamp_to_json prints it; only naive and UTC datetimes (any
+ * other tzinfo is converted by the reference). */
+static int put_timestamp(W *w, PyObject *v) {
+    PyDateTime_CAPI *api = w->api;
+    if (api == NULL || Py_TYPE(v) != api->DateTimeType) {
+        return -1;
+    }
+    PyObject *tz = PyDateTime_DATE_GET_TZINFO(v);
+    if (tz != Py_None && tz != api->TimeZone_UTC) {
+        return -1;
+    }
+    char tmp[40];
+    char *p = tmp;
+    *p++ = '"';
+    p = put_digits(p, PyDateTime_GET_YEAR(v), 4);
+    *p++ = '-';
+    p = put_digits(p, PyDateTime_GET_MONTH(v), 2);
+    *p++ = '-';
+    p = put_digits(p, PyDateTime_GET_DAY(v), 2);
+    *p++ = 'T';
+    p = put_digits(p, PyDateTime_DATE_GET_HOUR(v), 2);
+    *p++ = ':';
+    p = put_digits(p, PyDateTime_DATE_GET_MINUTE(v), 2);
+    *p++ = ':';
+    p = put_digits(p, PyDateTime_DATE_GET_SECOND(v), 2);
+    p = put_fraction(p, PyDateTime_DATE_GET_MICROSECOND(v));
+    *p++ = 'Z';
+    *p++ = '"';
+    return put(w, tmp, p - tmp);
+}
+
+#define DURATION_MAX INT64_C(315576000000)
+
+/* A timedelta as times.duration_to_json prints it. */
+static int put_duration(W *w, PyObject *v) {
+    PyDateTime_CAPI *api = w->api;
+    if (api == NULL || Py_TYPE(v) != api->DeltaType) {
+        return -1;
+    }
+    int64_t total = (int64_t)PyDateTime_DELTA_GET_DAYS(v) * 86400
+                    + PyDateTime_DELTA_GET_SECONDS(v);
+    if (total > DURATION_MAX + 1 || total < -DURATION_MAX - 1) {
+        return -1;
+    }
+    int64_t micros = total * 1000000 + PyDateTime_DELTA_GET_MICROSECONDS(v);
+    int negative = micros < 0;
+    uint64_t a = negative ? (uint64_t)0 - (uint64_t)micros : (uint64_t)micros;
+    uint64_t seconds = a / 1000000;
+    if (seconds > (uint64_t)DURATION_MAX) {
+        return -1;
+    }
+    char tmp[48];
+    char *e = tmp + 24;
+    char *p = e;
+    uint64_t s = seconds;
+    do {
+        *--p = (char)('0' + s % 10);
+        s /= 10;
+    } while (s);
+    if (negative) {
+        *--p = '-';
+    }
+    *--p = '"';
+    e = put_fraction(e, (int)(a % 1000000));
+    *e++ = 's';
+    *e++ = '"';
+    return put(w, p, e - p);
+}
+
+/* A wrapper's bare value (wkt.py's wrapper_form): no range check on the int kinds, a
+ * bool only as True/False; anything unusual (a wrapper message...) is the reference's. */
+static int put_wrapped(W *w, const JValue *jv, PyObject *v) {
+    int64_t s;
+    uint64_t u;
+    if (v == Py_None) {
+        return put(w, "null", 4);
+    }
+    switch (jv->kind) {
+    case K_INT32: case K_UINT32: case K_INT64: case K_UINT64: {
+        int quoted = jv->kind == K_INT64 || jv->kind == K_UINT64;
+        if (exact_signed(v, INT64_MIN, INT64_MAX, &s) == 0) {
+            return put_i64(w, s, quoted);
+        }
+        PyErr_Clear();
+        if (exact_unsigned(v, UINT64_MAX, &u) == 0) {
+            return put_u64(w, u, quoted);
+        }
+        return -1;
+    }
+    case K_BOOL:
+        if (v == Py_True) return put(w, "true", 4);
+        if (v == Py_False) return put(w, "false", 5);
+        return -1;
+    default:
+        return -2; /* the kinds whose plain writer prints it the same */
+    }
+}
+
 /* An enum value's number: a member of the class (its .value, an int), or a plain int. */
 static int enum_number(EngineState *st, const JValue *jv, PyObject *v, int64_t *n) {
     if (PyObject_TypeCheck(v, (PyTypeObject *)jv->cls)) {
@@ -439,6 +563,12 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
     int64_t s;
     uint64_t u;
     double d;
+    if (jv->wrapper) {
+        int r = put_wrapped(w, jv, v);
+        if (r != -2) {
+            return r;
+        }
+    }
     switch (jv->kind) {
     case K_INT32: case K_SINT32: case K_SFIXED32:
         if (exact_signed(v, INT32_MIN, INT32_MAX, &s) < 0) return -1;
@@ -494,6 +624,10 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
     case K_MESSAGE:
         if ((PyObject *)Py_TYPE(v) != jv->cls) return -1;
         return write_message(w, (JsonWriter *)jv->sub, v, level);
+    case K_TIMESTAMP:
+        return put_timestamp(w, v);
+    case K_DURATION:
+        return put_duration(w, v);
     default:
         return -1;
     }
@@ -851,9 +985,9 @@ static int bytes_arg(PyObject *o, const char **s, Py_ssize_t *n, int optional) {
     return 0;
 }
 
-/* (kind, sub JsonWriter or None, class or None, names dict or None) */
+/* (kind, sub JsonWriter or None, class or None, names dict or None, wrapper) */
 static int value_setup(JsonWriter *self, PyObject *t, JValue *jv) {
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 5) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: bad value spec");
         return -1;
     }
@@ -867,6 +1001,10 @@ static int value_setup(JsonWriter *self, PyObject *t, JValue *jv) {
     jv->sub = sub == Py_None ? NULL : sub;
     jv->cls = cls == Py_None ? NULL : cls;
     jv->names = names == Py_None ? NULL : names;
+    jv->wrapper = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
+    if (jv->wrapper < 0) {
+        return -1;
+    }
     if (jv->kind == K_MESSAGE
         && (jv->sub == NULL || !PyObject_TypeCheck(jv->sub, self->self_type) || jv->cls == NULL)) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a message needs its writer");
@@ -1003,7 +1141,7 @@ static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t na
     }
     W w;
     buf_init(&w.b);
-    w.api = NULL;
+    w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
     if (indent == Py_None) {
         w.indent = -1;
     } else if (PyLong_CheckExact(indent)) {
