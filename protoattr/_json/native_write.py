@@ -99,7 +99,7 @@ def _top(plans: _Plans, opts: _Options, cls: type, writers: dict[Any, Any]) -> A
             else:
                 for sub_cls, (w, setup) in building.items():
                     w.setup(*setup)
-                    writers[(sub_cls, *key[1:])] = w
+                    writers[(sub_cls, opts.proto_names, opts.enum_ints, opts.always)] = w
                 writer = building[cls][0]
         writers[key] = writer
         return writer
