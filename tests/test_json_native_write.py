@@ -449,3 +449,44 @@ def test_random_values_of_any_type_raise_or_print_as_the_reference(data: st.Data
     for name in data.draw(st.lists(st.sampled_from(names), max_size=3, unique=True)):
         object.__setattr__(obj, name, data.draw(_JUNK, label=name))
     same(obj, options=list(itertools.islice(OPTIONS, 0, None, 2)))
+
+
+# ------------------------------------------------------------------ the C to_json entry point
+
+
+def test_the_entry_point_hands_unusual_calls_to_the_method() -> None:
+    obj = Scalars(i32=3, color=Color.GREEN)
+    expected = reference(obj, use_integers_for_enums=True, indent=None)
+    assert pa.to_json(obj, use_integers_for_enums=1, indent=None) == expected
+    assert pa.to_json(obj, type=Scalars, use_integers_for_enums=True, indent=None) == expected
+    assert pa.to_json(obj, **{"use_integers_" + "for_enums": True}, indent=None) == expected
+    with pytest.raises(TypeError):
+        pa.to_json(obj, indentation=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        pa.to_json()  # type: ignore[call-arg]
+    with pytest.raises(pa.EncodeError, match="expected Scalars"):
+        pa.to_json(Leaf(), type=Scalars)
+
+
+def test_a_hierarchy_change_drops_the_writers_the_entry_point_uses() -> None:
+    model = pa.TypeModel()
+
+    @pa.proto_contract
+    @dataclasses.dataclass
+    class Base:
+        name: str = pa.field(1, default="")
+
+    @pa.proto_contract
+    @dataclasses.dataclass
+    class Sub(Base):
+        size: pa.int32 = pa.field(2, default=0)
+
+    obj = Sub("s", 3)
+    flat = model.to_json(obj)
+    assert flat == reference(obj, model)
+    if NATIVE:
+        assert taken(obj, model)
+    model.add_subtype(Base, 10, Sub)
+    nested = model.to_json(obj)
+    assert nested == reference(obj, model) != flat
+    assert '"Sub"' in nested

@@ -50,7 +50,9 @@ _KEY_KINDS = frozenset({
     Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
     Kind.FIXED32, Kind.FIXED64, Kind.SFIXED32, Kind.SFIXED64, Kind.BOOL, Kind.STRING,
 })  # fmt: skip
-_CACHE = "_native_writers"  # the key of the writers in the _Plans object's __dict__
+#: the key of the writers in the _Plans object's __dict__: 8 dicts {cls: JsonWriter or
+#: None}, one per option set (_bits), which the model's C to_json (JsonEntry) reads too
+_CACHE = "_native_writers"
 
 
 class _Unsupported(Exception):
@@ -69,26 +71,37 @@ def to_json(
 ) -> str | None:
     """``obj``'s JSON text written by the engine, or ``None`` for the Python reference."""
     plans = _plans(model)
-    writers: dict[Any, Any] | None = plans.__dict__.get(_CACHE)
-    if writers is None:
-        writers = plans.__dict__.setdefault(_CACHE, {})
+    tables: tuple[dict[type, Any], ...] | None = plans.__dict__.get(_CACHE)
+    if tables is None:
+        tables = plans.__dict__.setdefault(_CACHE, tuple({} for _ in range(8)))
+    opts = plans.opts(proto_names, enum_ints, always)
+    writers = tables[_bits(opts)]
     cls = obj.__class__
-    key = (cls, proto_names, enum_ints, always)
-    writer = writers.get(key, False)
+    writer = writers.get(cls, False)
     if writer is False:
-        writer = _top(plans, plans.opts(proto_names, enum_ints, always), cls, writers)
+        writer = _top(plans, opts, cls, tables)
+        entry = vars(model).get("to_json")
+        if entry is not None and entry.__class__.__name__ == "JsonEntry":
+            entry.bind(plans, tables)  # the C to_json takes the next call itself
     if writer is None:
         return None
     text: str | None = writer.write(obj, indent, sort_keys, ensure_ascii)
     return text
 
 
-def _top(plans: _Plans, opts: _Options, cls: type, writers: dict[Any, Any]) -> Any:
+def _bits(opts: _Options) -> int:
+    """The index of an option set's writers (JsonEntry's option bits)."""
+    return bool(opts.proto_names) | bool(opts.enum_ints) << 1 | bool(opts.always) << 2
+
+
+def _top(
+    plans: _Plans, opts: _Options, cls: type, tables: tuple[dict[type, Any], ...]
+) -> Any:
     """The writer of a top-level ``cls`` (``None`` when the reference writes it), cached."""
-    key = (cls, opts.proto_names, opts.enum_ints, opts.always)
+    writers = tables[_bits(opts)]
     with plans.lock:
-        if key in writers:
-            return writers[key]
+        if cls in writers:
+            return writers[cls]
         writer = None
         if is_contract(cls) and _jsonforms.form_for(cls) is None and surrogate_for(cls) is None:
             building: dict[type, Any] = {}
@@ -99,9 +112,9 @@ def _top(plans: _Plans, opts: _Options, cls: type, writers: dict[Any, Any]) -> A
             else:
                 for sub_cls, (w, setup) in building.items():
                     w.setup(*setup)
-                    writers[(sub_cls, opts.proto_names, opts.enum_ints, opts.always)] = w
+                    writers[sub_cls] = w
                 writer = building[cls][0]
-        writers[key] = writer
+        writers[cls] = writer
         return writer
 
 
@@ -113,7 +126,7 @@ def _writer(
     building: dict[type, Any],
 ) -> Any:
     """A ``JsonWriter`` for ``cls`` (its ``setup`` arguments kept in ``building``)."""
-    done = writers.get((cls, opts.proto_names, opts.enum_ints, opts.always), False)
+    done = writers.get(cls, False)
     if done is None:
         raise _Unsupported(cls)
     if done is not False:

@@ -18,6 +18,8 @@
 #include "buffer.h"
 #include "timefmt.h"
 
+#include <structmember.h>
+
 #if PY_VERSION_HEX < 0x030B0000
 #define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
 #define PyFloat_Pack8(x, p, le) _PyFloat_Pack8((x), (unsigned char *)(p), (le))
@@ -1130,18 +1132,13 @@ PyDoc_STRVAR(jw_write_doc,
 "``obj`` as the text ``json.dumps`` prints for the reference's dict, or None when the\n"
 "engine does not take it on (the caller then runs the Python reference).");
 
-static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "write(obj, indent, sort_keys, ensure_ascii)");
-        return NULL;
-    }
-    PyObject *obj = args[0], *indent = args[1];
+/* The text of obj, or None (not taken: the caller runs the reference), or NULL. */
+static PyObject *jw_write_impl(JsonWriter *self, PyObject *obj, PyObject *indent,
+                               PyObject *sort_keys, PyObject *ensure_ascii) {
     if (!self->ready || (PyObject *)Py_TYPE(obj) != self->cls) {
         Py_RETURN_NONE;
     }
     W w;
-    buf_init(&w.b);
-    w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
     if (indent == Py_None) {
         w.indent = -1;
     } else if (PyLong_CheckExact(indent)) {
@@ -1155,11 +1152,13 @@ static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t na
     } else {
         Py_RETURN_NONE;
     }
-    w.sort = PyObject_IsTrue(args[2]);
-    w.ascii = PyObject_IsTrue(args[3]);
+    w.sort = PyObject_IsTrue(sort_keys);
+    w.ascii = PyObject_IsTrue(ensure_ascii);
     if (w.sort < 0 || w.ascii < 0) {
         return NULL;
     }
+    buf_init(&w.b);
+    w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
     PyObject *result = NULL;
     if (write_message(&w, self, obj, 0) == 0) {
         if (w.ascii) {
@@ -1179,6 +1178,14 @@ static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "write(obj, indent, sort_keys, ensure_ascii)");
+        return NULL;
+    }
+    return jw_write_impl(self, args[0], args[1], args[2], args[3]);
 }
 
 static PyObject *jw_ready(JsonWriter *self, void *closure) {
@@ -1214,12 +1221,275 @@ static PyType_Spec jw_spec = {
     .slots = jw_slots,
 };
 
+/* ------------------------------------------------------------------ the entry point
+ *
+ * JsonEntry: a native model's to_json as a C callable (the Python method cost
+ * more than the writing of a small message: its frames, keyword arguments and
+ * look-ups).  Installed on the model instance under "to_json"; it takes
+ * to_json(obj, <options>) when the writer of type(obj) for those options is
+ * already planned, and hands every other call to the Python method it
+ * shadows, which plans (and binds the writers here, see bind()) or runs the
+ * reference.  The writers live in the model's JSON plans object: the entry
+ * only trusts its tables while model.__dict__["_json_plans"] is the object
+ * they were bound with (a hierarchy change replaces it). */
+
+enum { A_TYPE, A_PROTO_NAMES, A_ENUM_INTS, A_ALWAYS, A_INDENT, A_SORT, A_ASCII, A_COUNT };
+
+static const char *const ENTRY_KWS[A_COUNT] = {
+    "type", "preserving_proto_field_name", "use_integers_for_enums",
+    "always_print_fields_with_no_presence", "indent", "sort_keys", "ensure_ascii",
+};
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *model_dict;     /* vars(model) */
+    PyObject *slow;           /* the shadowed Python method, bound to the model */
+    PyObject *plans;          /* the _json_plans object the tables belong to, or NULL */
+    PyObject *tables;         /* tuple of 8 dicts {cls: JsonWriter or None}, by option bits */
+    PyObject *str_plans;
+    PyObject *kw[A_COUNT];
+    PyObject *two;
+} JsonEntry;
+
+static PyObject *entry_slow(JsonEntry *self, PyObject *const *args, size_t nargsf,
+                            PyObject *kwnames) {
+    if (self->slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "to_json: the model is being torn down");
+        return NULL;
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *entry_call(JsonEntry *self, PyObject *const *args, size_t nargsf,
+                            PyObject *kwnames) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 1 || self->plans == NULL || self->model_dict == NULL) {
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    PyObject *val[A_COUNT] = {Py_None, Py_False, Py_False, Py_False, self->two, Py_False,
+                              Py_True};
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int k = 0;
+        while (k < A_COUNT && self->kw[k] != name) {
+            k++;
+        }
+        if (k == A_COUNT) { /* not interned the same: compare the text */
+            for (k = 0; k < A_COUNT; k++) {
+                if (PyUnicode_Check(name) && PyUnicode_Compare(name, self->kw[k]) == 0) {
+                    break;
+                }
+            }
+            if (k == A_COUNT) {
+                return entry_slow(self, args, nargsf, kwnames);
+            }
+        }
+        val[k] = args[nargs + i];
+    }
+    if (val[A_TYPE] != Py_None) {
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    int bits = 0;
+    for (int k = A_PROTO_NAMES; k <= A_ALWAYS; k++) {
+        if (val[k] == Py_True) {
+            bits |= 1 << (k - A_PROTO_NAMES);
+        } else if (val[k] != Py_False) {
+            return entry_slow(self, args, nargsf, kwnames);
+        }
+    }
+    PyObject *plans = PyDict_GetItemWithError(self->model_dict, self->str_plans);
+    if (plans != self->plans) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    PyObject *writer = PyDict_GetItemWithError(PyTuple_GET_ITEM(self->tables, bits),
+                                               (PyObject *)Py_TYPE(args[0]));
+    if (writer == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    if (Py_TYPE(writer)->tp_dealloc != (destructor)jw_dealloc) { /* None: not taken */
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    Py_INCREF(writer);
+    PyObject *text = jw_write_impl((JsonWriter *)writer, args[0], val[A_INDENT], val[A_SORT],
+                                   val[A_ASCII]);
+    Py_DECREF(writer);
+    if (text != Py_None) {
+        return text;
+    }
+    Py_DECREF(text);
+    return entry_slow(self, args, nargsf, kwnames);
+}
+
+static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *model_dict, *slow;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds) != 0) {
+        PyErr_SetString(PyExc_TypeError, "JsonEntry takes positional arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!O:JsonEntry", &PyDict_Type, &model_dict, &slow)) {
+        return NULL;
+    }
+    JsonEntry *self = (JsonEntry *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)entry_call;
+    self->model_dict = Py_NewRef(model_dict);
+    self->slow = Py_NewRef(slow);
+    self->str_plans = PyUnicode_InternFromString("_json_plans");
+    self->two = PyLong_FromLong(2);
+    if (self->str_plans == NULL || self->two == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    for (int k = 0; k < A_COUNT; k++) {
+        self->kw[k] = PyUnicode_InternFromString(ENTRY_KWS[k]);
+        if (self->kw[k] == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+    }
+    return (PyObject *)self;
+}
+
+PyDoc_STRVAR(entry_bind_doc,
+"bind(plans, tables)\n--\n\n"
+"Take the writers of ``tables`` (8 dicts by option bits) while the model's\n"
+"``_json_plans`` is ``plans``.");
+
+static PyObject *entry_bind(JsonEntry *self, PyObject *args) {
+    PyObject *plans, *tables;
+    if (!PyArg_ParseTuple(args, "OO!:bind", &plans, &PyTuple_Type, &tables)) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(tables) != 8) {
+        PyErr_SetString(PyExc_ValueError, "JsonEntry.bind: 8 tables");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < 8; i++) {
+        if (!PyDict_CheckExact(PyTuple_GET_ITEM(tables, i))) {
+            PyErr_SetString(PyExc_TypeError, "JsonEntry.bind: the tables are dicts");
+            return NULL;
+        }
+    }
+    Py_XSETREF(self->plans, Py_NewRef(plans));
+    Py_XSETREF(self->tables, Py_NewRef(tables));
+    Py_RETURN_NONE;
+}
+
+/* help(), inspect.signature(), __doc__, __self__ (the model)...: the Python method's */
+static PyObject *entry_wrapped(JsonEntry *self, void *closure) {
+    if (self->slow == NULL) {
+        Py_RETURN_NONE;
+    }
+    return Py_NewRef(self->slow);
+}
+
+static PyObject *entry_attr_of_slow(JsonEntry *self, void *closure) {
+    if (self->slow == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyObject_GetAttrString(self->slow, (const char *)closure);
+}
+
+static PyObject *entry_repr(JsonEntry *self) {
+    return PyUnicode_FromFormat("<native entry point of %R>", self->slow);
+}
+
+static int entry_traverse(JsonEntry *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->model_dict);
+    Py_VISIT(self->slow);
+    Py_VISIT(self->plans);
+    Py_VISIT(self->tables);
+    return 0;
+}
+
+static int entry_clear(JsonEntry *self) {
+    Py_CLEAR(self->model_dict);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->plans);
+    Py_CLEAR(self->tables);
+    return 0;
+}
+
+static void entry_dealloc(JsonEntry *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    entry_clear(self);
+    Py_CLEAR(self->str_plans);
+    Py_CLEAR(self->two);
+    for (int k = 0; k < A_COUNT; k++) {
+        Py_CLEAR(self->kw[k]);
+    }
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef entry_methods[] = {
+    {"bind", (PyCFunction)entry_bind, METH_VARARGS, entry_bind_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef entry_getset[] = {
+    {"__wrapped__", (getter)entry_wrapped, NULL, "The Python method this entry shadows.", NULL},
+    {"__doc__", (getter)entry_attr_of_slow, NULL, NULL, "__doc__"},
+    {"__name__", (getter)entry_attr_of_slow, NULL, NULL, "__name__"},
+    {"__qualname__", (getter)entry_attr_of_slow, NULL, NULL, "__qualname__"},
+    {"__self__", (getter)entry_attr_of_slow, NULL, "the model", "__self__"},
+    {"__func__", (getter)entry_attr_of_slow, NULL, "the TypeModel method", "__func__"},
+    {"__module__", (getter)entry_attr_of_slow, NULL, NULL, "__module__"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef entry_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonEntry, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot entry_slots[] = {
+    {Py_tp_repr, entry_repr},
+    {Py_tp_new, entry_new},
+    {Py_tp_dealloc, entry_dealloc},
+    {Py_tp_traverse, entry_traverse},
+    {Py_tp_clear, entry_clear},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_methods, entry_methods},
+    {Py_tp_getset, entry_getset},
+    {Py_tp_members, entry_members},
+    {0, NULL},
+};
+
+static PyType_Spec entry_spec = {
+    .name = "protoattr._native._engine.JsonEntry",
+    .basicsize = sizeof(JsonEntry),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = entry_slots,
+};
+
 int engine_add_json_write(PyObject *module) {
     PyObject *tp = PyType_FromModuleAndSpec(module, &jw_spec, NULL);
     if (tp == NULL) {
         return -1;
     }
     int r = PyModule_AddObjectRef(module, "JsonWriter", tp);
+    Py_DECREF(tp);
+    if (r < 0) {
+        return -1;
+    }
+    tp = PyType_FromModuleAndSpec(module, &entry_spec, NULL);
+    if (tp == NULL) {
+        return -1;
+    }
+    r = PyModule_AddObjectRef(module, "JsonEntry", tp);
     Py_DECREF(tp);
     return r;
 }
