@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protoattr as pa
+from protoattr._core.wkt import ValueMessage
 from protoattr._json import api as json_api
 from protoattr._json import native_write
 from tests.test_random_contracts import SETTINGS, build_classes, schemas, values_for
@@ -407,17 +408,61 @@ def test_the_engine_gives_up_where_the_reference_must_decide() -> None:
 def test_unsupported_contracts_are_decided_at_plan_time() -> None:
     @pa.proto_contract
     @dataclasses.dataclass
-    class WithStruct:
-        data: pa.Struct = pa.field(1, default_factory=dict)
+    class WithAny:
+        data: pa.Any | None = pa.field(1, default=None)
 
     @pa.proto_contract
     @dataclasses.dataclass
     class Holder:
-        inner: WithStruct | None = pa.field(1, default=None)
+        inner: WithAny | None = pa.field(1, default=None)
+        at: pa.Timestamp | None = pa.field(2, default=None)
 
-    assert not taken(WithStruct({"a": 1}))
-    assert not taken(Holder(WithStruct()))
-    same(Holder(WithStruct({"a": [1, "b"]})))
+    assert not taken(WithAny(pa.Any.pack(Leaf(1))))
+    assert not taken(Holder(WithAny()))
+    same(Holder(WithAny(pa.Any.pack(Leaf(1, "x"))), pa.Timestamp(5, 1000)))
+
+
+@pa.proto_contract
+@dataclasses.dataclass
+class Values:
+    data: pa.Struct = pa.field(1, default_factory=dict)
+    value: pa.JsonValue = pa.field(2, default=None)
+    items: pa.ListValue = pa.field(3, default_factory=list)
+    values: list[pa.JsonValue] = pa.field(4, default_factory=list)
+    by_name: dict[str, pa.Struct] = pa.field(5, default_factory=dict)
+
+
+def _nested(n: int) -> Any:
+    x: Any = "leaf"
+    for i in range(n):
+        x = {"k": x} if i % 2 else [x]
+    return x
+
+
+VALUES = [
+    Values(),
+    Values({"b": 1, "a": [1.5, None, True, False, "s", {"z": {}, "y": []}]}, 0, [()], [None]),
+    Values({"n": pa.NullValue.NULL_VALUE, "m": ValueMessage()}, pa.NullValue.NULL_VALUE),
+    Values(value={"é": "ü", "\n": "\x7f"}, items=[2**53, -0.0, 1e300, (1, [2])]),
+    Values(by_name={"x": {"b": 2, "a": 1}, "": {}}, values=[{"q": None}, [], "t", 7]),
+    Values(value=_nested(60)), Values(value=_nested(500)),
+    Values(data={"x": math.nan}), Values(value=math.inf), Values(items=[2**1024]),
+    Values(data={1: "x"}), Values(data={MyStr("k"): 1}), Values(value=MyStr("s")),
+    Values(value=b"bytes"), Values(data=[1]), Values(items={"a": 1}),  # type: ignore[arg-type]
+    Values(value=Color.GREEN), Values(value={"e": Plain.ONE}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("obj", VALUES, ids=range(len(VALUES)))
+def test_struct_value_and_list_value(obj: Any) -> None:
+    same(obj)
+
+
+@native_only
+def test_the_engine_takes_the_json_values() -> None:
+    for obj in VALUES[:6]:
+        for opts in OPTIONS:
+            assert taken(obj, **opts), (obj, opts)
 
 
 # ------------------------------------------------------------------ random contracts

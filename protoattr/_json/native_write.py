@@ -55,6 +55,14 @@ _KEY_KINDS = frozenset({
 _CACHE = "_native_writers"
 
 
+#: json_write.c's kinds of the JSON values, by the special form they print as
+_JSON_KINDS: dict[Any, int] = {
+    _jsonwkt.value_to_json: 100,
+    _jsonwkt.struct_to_json: 101,
+    _jsonwkt.list_to_json: 102,
+}
+
+
 class _Unsupported(Exception):
     """Something in the contract the C writer leaves to the Python reference."""
 
@@ -94,9 +102,7 @@ def _bits(opts: _Options) -> int:
     return bool(opts.proto_names) | bool(opts.enum_ints) << 1 | bool(opts.always) << 2
 
 
-def _top(
-    plans: _Plans, opts: _Options, cls: type, tables: tuple[dict[type, Any], ...]
-) -> Any:
+def _top(plans: _Plans, opts: _Options, cls: type, tables: tuple[dict[type, Any], ...]) -> Any:
     """The writer of a top-level ``cls`` (``None`` when the reference writes it), cached."""
     writers = tables[_bits(opts)]
     with plans.lock:
@@ -218,11 +224,17 @@ def _key_spec(vt: ValueType) -> tuple[Any, ...]:
 
 def _form_spec(vt: ValueType) -> tuple[Any, ...] | None:
     """The spec of a value whose special form the C writer prints itself, else ``None``:
-    ``datetime``/``timedelta`` (RFC 3339) and the wrappers' bare values."""
-    if vt.domain is not None or vt.kind in BCL_KINDS:
+    ``datetime``/``timedelta`` (RFC 3339), the wrappers' bare values and the JSON values
+    of ``pa.JsonValue``/``pa.Struct``/``pa.ListValue``."""
+    if vt.kind in BCL_KINDS:
         return None
     form = _jsonforms.form_for(_form_key(vt))
     if form is None:
+        return None
+    json_kind = _JSON_KINDS.get(form[0])
+    if json_kind is not None:
+        return (json_kind, None, _wkt.ValueMessage, _wkt.NullValue.NULL_VALUE, False)
+    if vt.domain is not None:
         return None
     if vt.kind is Kind.TIMESTAMP and form[0] is _jsontimes.timestamp_to_json:
         return (KINDS[Kind.TIMESTAMP], None, None, None, False)

@@ -29,14 +29,20 @@
 enum { M_ALWAYS = 0, M_UNLESS_NONE, M_UNLESS_EMPTY, M_UNLESS_DEFAULT, M_UNLESS_SAME_BITS,
        M_REQUIRED };
 
+/* The JSON values of google.protobuf.Value, Struct and ListValue (wkt.py's value_to_json,
+ * struct_to_json, list_to_json): kinds of this writer only, beyond plan.h's K_*. */
+enum { K_JSON_VALUE = 100, K_JSON_STRUCT = 101, K_JSON_LIST = 102 };
+
 /* Nesting past this is left to the Python reference (its RecursionError, or its text). */
 #define JSON_MAX_DEPTH 200
 
 typedef struct {
     int kind;                 /* K_* (plan.h) */
     PyObject *sub;            /* MESSAGE: the JsonWriter of the class (borrowed from spec) */
-    PyObject *cls;            /* MESSAGE: the exact class; ENUM: the enum class */
-    PyObject *names;          /* ENUM: {number: name}, NULL when enums print as numbers */
+    PyObject *cls;            /* MESSAGE: the exact class; ENUM: the enum class;
+                                 K_JSON_*: the ValueMessage class (printed as null) */
+    PyObject *names;          /* ENUM: {number: name}, NULL when enums print as numbers;
+                                 K_JSON_*: NullValue.NULL_VALUE (printed as null) */
     int wrapper;              /* a wrappers.proto value: None is null, the bare value is
                                  printed as wkt.py's wrapper_form prints it */
 } JValue;
@@ -561,6 +567,48 @@ static int enum_number(EngineState *st, const JValue *jv, PyObject *v, int64_t *
     return exact_signed(v, INT32_MIN, INT32_MAX, n);
 }
 
+static int write_map(W *w, EngineState *st, const JValue *kv, const JValue *vv, PyObject *d,
+                     int level);
+static int write_list(W *w, EngineState *st, const JValue *jv, PyObject *seq, int level);
+
+static const JValue STRUCT_KEY = {.kind = K_STRING};
+
+/* A JSON value as wkt.py's value_to_json prints it: every number a double (not finite:
+ * the reference's EncodeError), dicts as Structs, lists and tuples as ListValues. */
+static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, int level) {
+    if (x == Py_None || x == jv->names || PyObject_TypeCheck(x, (PyTypeObject *)jv->cls)) {
+        return put(w, "null", 4);
+    }
+    if (x == Py_True) {
+        return put(w, "true", 4);
+    }
+    if (x == Py_False) {
+        return put(w, "false", 5);
+    }
+    if (PyUnicode_CheckExact(x)) {
+        return put_string(w, x);
+    }
+    double d;
+    if (PyFloat_CheckExact(x) || PyLong_CheckExact(x)) {
+        if (as_double(x, &d) < 0 || d - d != 0.0) {
+            return -1;
+        }
+        return put_repr(w, d);
+    }
+    if (level > JSON_MAX_DEPTH) {
+        return -1;
+    }
+    JValue inner = *jv;
+    inner.kind = K_JSON_VALUE;
+    if (PyDict_CheckExact(x)) {
+        return write_map(w, st, &STRUCT_KEY, &inner, x, level);
+    }
+    if (PyList_CheckExact(x) || PyTuple_CheckExact(x)) {
+        return write_list(w, st, &inner, x, level);
+    }
+    return -1;
+}
+
 static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int level) {
     int64_t s;
     uint64_t u;
@@ -630,6 +678,13 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
         return put_timestamp(w, v);
     case K_DURATION:
         return put_duration(w, v);
+    case K_JSON_VALUE:
+        return put_json_value(w, st, jv, v, level);
+    case K_JSON_STRUCT:
+        return PyDict_CheckExact(v) ? put_json_value(w, st, jv, v, level) : -1;
+    case K_JSON_LIST:
+        return PyList_CheckExact(v) || PyTuple_CheckExact(v) ? put_json_value(w, st, jv, v, level)
+                                                             : -1;
     default:
         return -1;
     }
@@ -737,7 +792,8 @@ static int write_map_key(W *w, const MapItem *item) {
     return put(w, item->text, item->textlen);
 }
 
-static int write_map(W *w, EngineState *st, const JField *f, PyObject *d, int level) {
+static int write_map(W *w, EngineState *st, const JValue *kv, const JValue *vv, PyObject *d,
+                     int level) {
     if (!PyDict_CheckExact(d)) {
         return -1;
     }
@@ -755,7 +811,7 @@ static int write_map(W *w, EngineState *st, const JField *f, PyObject *d, int le
     PyObject *k, *v;
     int r = 0;
     while (PyDict_Next(d, &pos, &k, &v)) {
-        if (count >= n || key_text(&f->key_value, k, &items[count]) < 0) {
+        if (count >= n || key_text(kv, k, &items[count]) < 0) {
             r = -1;
             break;
         }
@@ -774,7 +830,7 @@ static int write_map(W *w, EngineState *st, const JField *f, PyObject *d, int le
     for (Py_ssize_t i = 0; r == 0 && i < count; i++) {
         if (put_sep(w, i == 0, level) < 0 || write_map_key(w, &items[i]) < 0
             || put(w, ": ", 2) < 0
-            || write_value(w, st, &f->value, items[i].value, level + 1) < 0) {
+            || write_value(w, st, vv, items[i].value, level + 1) < 0) {
             r = -1;
         }
     }
@@ -842,7 +898,7 @@ static int write_field_value(W *w, EngineState *st, const JField *f, PyObject *v
         return write_list(w, st, &f->value, v, level);
     }
     if (f->label == L_MAP) {
-        return write_map(w, st, f, v, level);
+        return write_map(w, st, &f->key_value, &f->value, v, level);
     }
     return write_value(w, st, &f->value, v, level);
 }
@@ -1010,6 +1066,10 @@ static int value_setup(JsonWriter *self, PyObject *t, JValue *jv) {
     if (jv->kind == K_MESSAGE
         && (jv->sub == NULL || !PyObject_TypeCheck(jv->sub, self->self_type) || jv->cls == NULL)) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a message needs its writer");
+        return -1;
+    }
+    if (jv->kind >= K_JSON_VALUE && (jv->cls == NULL || !PyType_Check(jv->cls) || jv->names == NULL)) {
+        PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a JSON value needs ValueMessage");
         return -1;
     }
     if (jv->kind == K_ENUM && (jv->cls == NULL || !PyType_Check(jv->cls)
