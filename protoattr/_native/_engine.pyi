@@ -82,7 +82,12 @@ class JsonWriter:
     @property
     def ready(self) -> bool: ...
     def setup(
-        self, cls: type, fields: tuple[tuple[Any, ...], ...], sorted: tuple[int, ...], /
+        self,
+        cls: type,
+        fields: tuple[tuple[Any, ...], ...],
+        sorted: tuple[int, ...],
+        use_dict: bool = False,
+        /,
     ) -> None: ...
     def write(self, obj: Any, indent: Any, sort_keys: Any, ensure_ascii: Any, /) -> str | None: ...
 

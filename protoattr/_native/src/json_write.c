@@ -71,6 +71,8 @@ typedef struct {
     JField *fields;
     Py_ssize_t *sorted;       /* field indices in key order (sort_keys) */
     int has_printed;          /* some field prints a default when unset */
+    int use_dict;             /* fields may be read from an instance's __dict__ (plan.py's
+                                 _reads_dict: no data descriptor shadows them) */
     PyTypeObject *self_type;
 } JsonWriter;
 
@@ -200,6 +202,15 @@ static inline int needs_escape(Py_UCS4 c, int ascii) {
     return c < 0x20 || c == '"' || c == '\\' || (ascii && c >= 0x7F);
 }
 
+/* needs_escape for the bytes of an ASCII str, by table: [ensure_ascii][byte] */
+#define ESC_CTRL \
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+#define ESC_QUOTE ['"'] = 1, ['\\'] = 1
+static const unsigned char ESCAPES[2][128] = {
+    {ESC_CTRL, ESC_QUOTE},
+    {ESC_CTRL, ESC_QUOTE, [0x7F] = 1},
+};
+
 /* One character that needs escaping, written at p (room for 12 bytes). */
 static inline char *put_escaped(char *p, Py_UCS4 c) {
     switch (c) {
@@ -227,6 +238,7 @@ static int put_string(W *w, PyObject *s) {
     int ascii = w->ascii;
     if (PyUnicode_IS_ASCII(s)) {
         const unsigned char *d = (const unsigned char *)PyUnicode_DATA(s);
+        const unsigned char *esc = ESCAPES[ascii != 0];
         if (buf_reserve(&w->b, n + 2) < 0) {
             return -1;
         }
@@ -235,7 +247,7 @@ static int put_string(W *w, PyObject *s) {
         Py_ssize_t i = 0;
         for (;;) {
             Py_ssize_t start = i;
-            while (i < n && !needs_escape(d[i], ascii)) {
+            while (i < n && !esc[d[i]]) {
                 i++;
             }
             memcpy(p, d + start, (size_t)(i - start));
@@ -879,7 +891,13 @@ static int is_absent(const JField *f, PyObject *v) {
         return memcmp(bits, f->bits, f->float32 ? 4 : 8) == 0;
     }
     case M_UNLESS_DEFAULT: {
-        /* `v == default`, as the reference compares (no identity shortcut) */
+        /* `v == default`, as the reference compares: for exact str, int and bool (whose ==
+         * is reflexive) PyObject_RichCompareBool's identity shortcut changes nothing */
+        PyTypeObject *tv = Py_TYPE(v);
+        if (tv == Py_TYPE(f->def)
+            && (tv == &PyUnicode_Type || tv == &PyLong_Type || tv == &PyBool_Type)) {
+            return PyObject_RichCompareBool(v, f->def, Py_EQ);
+        }
         PyObject *eq = PyObject_RichCompare(v, f->def, Py_EQ);
         if (eq == NULL) {
             return -1;
@@ -932,13 +950,25 @@ static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
         }
         memset(unset, 0, (size_t)n);
     }
+    PyObject *dict = NULL;
+    if (jw->use_dict && (PyObject *)Py_TYPE(obj) == jw->cls) {
+        dict = PyObject_GenericGetDict(obj, NULL);
+        if (dict == NULL) {
+            if (unset != unset_stack) {
+                PyMem_Free(unset);
+            }
+            return -1;
+        }
+    }
     int r = put_char(w, '{');
     int any = 0;
     for (Py_ssize_t j = 0; r == 0 && j < n; j++) {
         Py_ssize_t i = w->sort ? jw->sorted[j] : j;
         const JField *f = &jw->fields[i];
-        PyObject *v = PyObject_GetAttr(obj, f->attr);
-        if (v == NULL) {
+        PyObject *v = dict == NULL ? NULL : PyDict_GetItemWithError(dict, f->attr);
+        if (v != NULL) {
+            Py_INCREF(v);
+        } else if (PyErr_Occurred() || (v = PyObject_GetAttr(obj, f->attr)) == NULL) {
             r = -1;
             break;
         }
@@ -978,6 +1008,7 @@ static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
             PyMem_Free(unset);
         }
     }
+    Py_XDECREF(dict);
     if (r == 0) {
         r = put_close(w, any, level, '}');
     }
@@ -1130,13 +1161,15 @@ static int field_setup(JsonWriter *self, PyObject *t, JField *f) {
 }
 
 PyDoc_STRVAR(jw_setup_doc,
-"setup(cls, fields, sorted)\n--\n\n"
-"Fill the writer of ``cls`` (once): the field specs and their order by key.");
+"setup(cls, fields, sorted, use_dict=False)\n--\n\n"
+"Fill the writer of ``cls`` (once): the field specs, their order by key, and whether\n"
+"the fields may be read from an instance's ``__dict__``.");
 
 static PyObject *jw_setup(JsonWriter *self, PyObject *args) {
     PyObject *cls, *fields, *sorted;
-    if (!PyArg_ParseTuple(args, "OO!O!:setup", &cls, &PyTuple_Type, &fields, &PyTuple_Type,
-                          &sorted)) {
+    int use_dict = 0;
+    if (!PyArg_ParseTuple(args, "OO!O!|p:setup", &cls, &PyTuple_Type, &fields, &PyTuple_Type,
+                          &sorted, &use_dict)) {
         return NULL;
     }
     if (self->spec != NULL) {
@@ -1179,6 +1212,7 @@ static PyObject *jw_setup(JsonWriter *self, PyObject *args) {
     self->sorted = order;
     self->nfields = n;
     self->has_printed = has_printed;
+    self->use_dict = use_dict;
     self->ready = 1;
     Py_RETURN_NONE;
 fail:
