@@ -535,3 +535,17 @@ def test_a_hierarchy_change_drops_the_writers_the_entry_point_uses() -> None:
     nested = model.to_json(obj)
     assert nested == reference(obj, model) != flat
     assert '"Sub"' in nested
+
+
+class Odd:
+    """An option value json.dumps cannot take as a flag."""
+
+    def __bool__(self) -> bool:
+        raise ValueError("no truth")
+
+
+def test_option_values_other_than_bools_are_the_references() -> None:
+    obj = Containers(by_name={"b": Leaf(), "a": Leaf(1)})
+    for opts in [{"sort_keys": 1}, {"ensure_ascii": 0}, {"sort_keys": Odd()}, {"indent": True},
+                 {"indent": "\t"}, {"indent": 2.0}, {"indent": 10**30}]:  # fmt: skip
+        same(obj, options=[opts])

@@ -211,6 +211,21 @@ static const unsigned char ESCAPES[2][128] = {
     {ESC_CTRL, ESC_QUOTE, [0x7F] = 1},
 };
 
+/* Whether one of the 8 ASCII bytes at p needs escaping (bytes below 0x80: the classic
+ * has-zero-byte / has-less-than tricks are exact for them). */
+static inline int word_needs_escape(const unsigned char *p, int ascii) {
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t found = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b);
+    if (ascii) {
+        uint64_t d = x ^ (ones * 0x7F);
+        found |= (d - ones) & ~d;
+    }
+    return (found & high) != 0;
+}
+
 /* One character that needs escaping, written at p (room for 12 bytes). */
 static inline char *put_escaped(char *p, Py_UCS4 c) {
     switch (c) {
@@ -247,6 +262,9 @@ static int put_string(W *w, PyObject *s) {
         Py_ssize_t i = 0;
         for (;;) {
             Py_ssize_t start = i;
+            while (i + 8 <= n && !word_needs_escape(d + i, ascii)) {
+                i += 8;
+            }
             while (i < n && !esc[d[i]]) {
                 i++;
             }
@@ -1246,11 +1264,11 @@ static PyObject *jw_write_impl(JsonWriter *self, PyObject *obj, PyObject *indent
     } else {
         Py_RETURN_NONE;
     }
-    w.sort = PyObject_IsTrue(sort_keys);
-    w.ascii = PyObject_IsTrue(ensure_ascii);
-    if (w.sort < 0 || w.ascii < 0) {
-        return NULL;
+    if (!PyBool_Check(sort_keys) || !PyBool_Check(ensure_ascii)) {
+        Py_RETURN_NONE; /* the reference decides what other objects mean */
     }
+    w.sort = sort_keys == Py_True;
+    w.ascii = ensure_ascii == Py_True;
     buf_init(&w.b);
     w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
     PyObject *result = NULL;
