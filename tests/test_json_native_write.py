@@ -12,6 +12,7 @@ still run; the ones about the engine taking a call are skipped).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import enum
@@ -549,3 +550,35 @@ def test_option_values_other_than_bools_are_the_references() -> None:
     for opts in [{"sort_keys": 1}, {"ensure_ascii": 0}, {"sort_keys": Odd()}, {"indent": True},
                  {"indent": "\t"}, {"indent": 2.0}, {"indent": 10**30}]:  # fmt: skip
         same(obj, options=[opts])
+
+
+@native_only
+def test_writing_and_giving_up_leave_live_allocations_flat() -> None:
+    import gc
+    import tracemalloc
+
+    objs = [SCALARS[1], CONTAINERS[9], TIMES[2], WRAPPED[3], VALUES[1], BAD_SCALARS[0],
+            Scalars(text="a\ud800"), Containers(by_name={"a": None})]  # fmt: skip
+
+    def cycle() -> None:
+        for obj in objs:
+            for opts in ({}, {"sort_keys": True, "ensure_ascii": False}):
+                with contextlib.suppress(pa.EncodeError):
+                    pa.to_json(obj, **opts)
+
+    for _ in range(50):  # warm-up: plans, caches
+        cycle()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for _ in range(50):
+            cycle()
+        gc.collect()
+        before = len(tracemalloc.take_snapshot().traces)
+        for _ in range(300):
+            cycle()
+        gc.collect()
+        after = len(tracemalloc.take_snapshot().traces)
+    finally:
+        tracemalloc.stop()
+    assert after - before < 100, (before, after)
