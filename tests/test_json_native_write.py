@@ -582,3 +582,30 @@ def test_writing_and_giving_up_leave_live_allocations_flat() -> None:
     finally:
         tracemalloc.stop()
     assert after - before < 100, (before, after)
+
+
+def test_a_plain_enum_at_its_zero_default_is_absent_as_in_json_format() -> None:
+    # regression: the reference compared the member with its number (Plain.ZERO == 0 is
+    # False for a plain Enum) and printed "plain": "ZERO", which json_format leaves out
+    from tests.protoc import compile_proto
+
+    twin = compile_proto(
+        'syntax = "proto3";\nenum Plain { ZERO = 0; ONE = 1; }\n'
+        "message M { int32 n = 1; Plain plain = 18; }\n",
+        "plain_enum",
+    )
+
+    @pa.proto_contract
+    @dataclasses.dataclass
+    class M:
+        n: pa.int32 = pa.field(1, default=0)
+        plain: Plain = pa.field(18, default=Plain.ZERO)
+
+    from google.protobuf import json_format
+
+    for obj in [M(), M(plain=Plain.ONE), M(plain=0), M(plain=1)]:  # type: ignore[arg-type]
+        pb = twin.M.FromString(pa.serialize(obj))
+        for opts in OPTIONS:
+            assert pa.to_json(obj, **opts) == json_format.MessageToJson(pb, **opts), opts
+        same(obj)
+    assert pa.to_dict(Scalars()) == {}

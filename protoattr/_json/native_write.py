@@ -33,7 +33,7 @@ from . import forms as _jsonforms
 from . import times as _jsontimes
 from . import wkt as _jsonwkt
 from .plan import _form_key, _Options, _Plans, _plans
-from .write import _NO_DEFAULT, _UNLESS_DEFAULT, _UNLESS_SAME_BITS, _field_step
+from .write import _NO_DEFAULT, _UNLESS_DEFAULT, _UNLESS_SAME_BITS, _EnumDefault, _field_step
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -61,6 +61,10 @@ _JSON_KINDS: dict[Any, int] = {
     _jsonwkt.struct_to_json: 101,
     _jsonwkt.list_to_json: 102,
 }
+
+
+#: json_write.c's mode of an enum field compared with its default by number (M_UNLESS_ENUM)
+_UNLESS_ENUM_DEFAULT = 6
 
 
 class _Unsupported(Exception):
@@ -180,11 +184,15 @@ def _field_spec(
     except Exception as exc:  # the reference reports it when it runs
         raise _Unsupported(f.where) from exc
     bits = None
-    if mode == _UNLESS_SAME_BITS:
+    if isinstance(default, _EnumDefault):  # json_write.c compares the enum's number
+        mode, default = _UNLESS_ENUM_DEFAULT, default.number
+    elif mode == _UNLESS_SAME_BITS:
         bits = default[1]
         default = None
     elif mode != _UNLESS_DEFAULT:
         default = None
+    if mode == _UNLESS_ENUM_DEFAULT and default.__class__ is not int:
+        raise _Unsupported(f.where)
     printed_u = printed_a = None
     if opts.always and printed is not _NO_DEFAULT:  # what always_print... adds
         printed_u, printed_a = _texts(printed)

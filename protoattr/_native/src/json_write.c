@@ -27,7 +27,8 @@
 
 /* How a field's absence is told (write.py's modes, same numbers). */
 enum { M_ALWAYS = 0, M_UNLESS_NONE, M_UNLESS_EMPTY, M_UNLESS_DEFAULT, M_UNLESS_SAME_BITS,
-       M_REQUIRED };
+       M_REQUIRED,
+       M_UNLESS_ENUM /* write.py's _EnumDefault: absent when the enum's number is def */ };
 
 /* The JSON values of google.protobuf.Value, Struct and ListValue (wkt.py's value_to_json,
  * struct_to_json, list_to_json): kinds of this writer only, beyond plan.h's K_*. */
@@ -880,7 +881,7 @@ static int write_map(W *w, EngineState *st, const JValue *kv, const JValue *vv, 
 /* ------------------------------------------------------------------ messages */
 
 /* 1: the field is left out (its mode says absent), 0: written, -1: not taken. */
-static int is_absent(const JField *f, PyObject *v) {
+static int is_absent(EngineState *st, const JField *f, PyObject *v) {
     switch (f->mode) {
     case M_ALWAYS:
         return 0;
@@ -907,6 +908,14 @@ static int is_absent(const JField *f, PyObject *v) {
             return -1;
         }
         return memcmp(bits, f->bits, f->float32 ? 4 : 8) == 0;
+    }
+    case M_UNLESS_ENUM: {
+        int64_t n;
+        long long d = PyLong_AsLongLong(f->def);
+        if ((d == -1 && PyErr_Occurred()) || enum_number(st, &f->value, v, &n) < 0) {
+            return -1;
+        }
+        return n == (int64_t)d;
     }
     case M_UNLESS_DEFAULT: {
         /* `v == default`, as the reference compares: for exact str, int and bool (whose ==
@@ -990,7 +999,7 @@ static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
             r = -1;
             break;
         }
-        int absent = is_absent(f, v);
+        int absent = is_absent(st, f, v);
         if (absent < 0) {
             r = -1;
         } else if (!absent) {
