@@ -609,3 +609,23 @@ def test_a_plain_enum_at_its_zero_default_is_absent_as_in_json_format() -> None:
             assert pa.to_json(obj, **opts) == json_format.MessageToJson(pb, **opts), opts
         same(obj)
     assert pa.to_dict(Scalars()) == {}
+
+
+def test_a_small_thread_stack_makes_the_engine_give_up_not_crash() -> None:
+    import threading
+
+    deep = Containers(leaves=[Leaf(1)])
+    values = Values(value=_nested(190))
+    results: list[Any] = []
+
+    def work() -> None:
+        results.append((engine(chain(190)), engine(deep), engine(values)))
+
+    old = threading.stack_size(256 * 1024)
+    try:
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old)
+    assert results == [(reference(chain(190)), reference(deep), reference(values))]

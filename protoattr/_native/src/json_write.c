@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "buffer.h"
 #include "timefmt.h"
+#include "stack.h"
 
 #include <structmember.h>
 
@@ -626,7 +627,7 @@ static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, 
         }
         return put_repr(w, d);
     }
-    if (level > JSON_MAX_DEPTH) {
+    if (level > JSON_MAX_DEPTH || stack_low()) {
         return -1;
     }
     JValue inner = *jv;
@@ -961,8 +962,8 @@ static int put_key(W *w, const JField *f) {
 }
 
 static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
-    if (level > JSON_MAX_DEPTH || !jw->ready) {
-        return -1;
+    if (level > JSON_MAX_DEPTH || !jw->ready || stack_low()) {
+        return -1; /* stack_low: a small thread stack nearly used up (stack.h) */
     }
     EngineState *st = engine_state_of_type(jw->self_type);
     Py_ssize_t n = jw->nfields;
