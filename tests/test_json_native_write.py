@@ -629,3 +629,32 @@ def test_a_small_thread_stack_makes_the_engine_give_up_not_crash() -> None:
     finally:
         threading.stack_size(old)
     assert results == [(reference(chain(190)), reference(deep), reference(values))]
+
+
+@pa.proto_contract
+@dataclasses.dataclass
+class WithAnyList:
+    data: pa.Any | None = pa.field(1, default=None)
+
+
+LISTS = [
+    [], (), [Leaf(1)], [Leaf(), Scalars(i32=3), Leaf(2, "x")], (Choice(word="w"), Times()),
+    [Containers(by_name={"b": Leaf(), "a": Leaf(1)})],
+    [Leaf(), datetime.datetime(2000, 1, 1)], [Leaf(), {"a": 1}], [Leaf(), None], [Leaf(), 3],
+    [Leaf(), Scalars(i32=2**40)], [Leaf(), WithAnyList(pa.Any.pack(Leaf(1)))],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("items", LISTS, ids=range(len(LISTS)))
+def test_top_level_lists_of_contracts(items: Any) -> None:
+    same(items)
+    same(items)  # the second call: the writers planned, the entry point takes it
+
+
+@native_only
+def test_the_engine_takes_top_level_lists_of_its_contracts() -> None:
+    for items in LISTS[:6]:
+        for opts in OPTIONS:
+            pa.to_json(items, **opts)
+            assert taken(items, **opts), (items, opts)
+    assert not taken(LISTS[6]) and not taken(LISTS[-1])

@@ -89,16 +89,51 @@ def to_json(
     opts = plans.opts(proto_names, enum_ints, always)
     writers = tables[_bits(opts)]
     cls = obj.__class__
+    if cls is list or cls is tuple:  # a top-level list of contracts: each item its own
+        return _items(model, plans, opts, obj, tables, indent, sort_keys, ensure_ascii)
     writer = writers.get(cls, False)
     if writer is False:
         writer = _top(plans, opts, cls, tables)
-        entry = vars(model).get("to_json")
-        if entry is not None and entry.__class__.__name__ == "JsonEntry":
-            entry.bind(plans, tables)  # the C to_json takes the next call itself
+        _bind(model, plans, tables)
     if writer is None:
         return None
     text: str | None = writer.write(obj, indent, sort_keys, ensure_ascii)
     return text
+
+
+def _items(
+    model: CodecModel,
+    plans: _Plans,
+    opts: _Options,
+    items: Any,
+    tables: tuple[dict[type, Any], ...],
+    indent: Any,
+    sort_keys: bool,
+    ensure_ascii: bool,
+) -> str | None:
+    """A list (or tuple) of contract instances as the JSON array api.py's
+    ``_contract_items`` prints, or ``None`` when an item's class is not the engine's."""
+    writers = tables[_bits(opts)]
+    for cls in {x.__class__ for x in items}:
+        writer = writers.get(cls, False)
+        if writer is False:
+            writer = _top(plans, opts, cls, tables)
+        if writer is None:
+            return None
+    _bind(model, plans, tables)
+    engine = _engine()
+    assert engine is not None  # the model runs the native backend
+    text: str | None = engine.JsonWriter.write_items(
+        writers, items, indent, sort_keys, ensure_ascii
+    )
+    return text
+
+
+def _bind(model: CodecModel, plans: _Plans, tables: tuple[dict[type, Any], ...]) -> None:
+    """Let the model's C to_json (JsonEntry) take the next calls itself."""
+    entry = vars(model).get("to_json")
+    if entry is not None and entry.__class__.__name__ == "JsonEntry":
+        entry.bind(plans, tables)
 
 
 def _bits(opts: _Options) -> int:

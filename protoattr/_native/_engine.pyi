@@ -90,6 +90,10 @@ class JsonWriter:
         /,
     ) -> None: ...
     def write(self, obj: Any, indent: Any, sort_keys: Any, ensure_ascii: Any, /) -> str | None: ...
+    @classmethod
+    def write_items(
+        cls, table: dict[type, Any], items: Any, indent: Any, sort_keys: Any, ensure_ascii: Any, /
+    ) -> str | None: ...
 
 class JsonEntry:
     """A native model's to_json in C (json_write.c), shadowing the Python method."""

@@ -1254,45 +1254,44 @@ PyDoc_STRVAR(jw_write_doc,
 "``obj`` as the text ``json.dumps`` prints for the reference's dict, or None when the\n"
 "engine does not take it on (the caller then runs the Python reference).");
 
-/* The text of obj, or None (not taken: the caller runs the reference), or NULL. */
-static PyObject *jw_write_impl(JsonWriter *self, PyObject *obj, PyObject *indent,
-                               PyObject *sort_keys, PyObject *ensure_ascii) {
-    if (!self->ready || (PyObject *)Py_TYPE(obj) != self->cls) {
-        Py_RETURN_NONE;
-    }
-    W w;
+/* A call's text options into w: 0, or 1 when the engine does not take them (an indent
+ * that is not an int or None, flags that are not bools: the reference decides). */
+static int w_options(W *w, PyObject *indent, PyObject *sort_keys, PyObject *ensure_ascii) {
     if (indent == Py_None) {
-        w.indent = -1;
+        w->indent = -1;
     } else if (PyLong_CheckExact(indent)) {
         int overflow = 0;
         long x = PyLong_AsLongAndOverflow(indent, &overflow);
         if (overflow || x > 64) {
             PyErr_Clear();
-            Py_RETURN_NONE;
+            return 1;
         }
-        w.indent = x < 0 ? 0 : (int)x;
+        w->indent = x < 0 ? 0 : (int)x;
     } else {
-        Py_RETURN_NONE;
+        return 1;
     }
     if (!PyBool_Check(sort_keys) || !PyBool_Check(ensure_ascii)) {
-        Py_RETURN_NONE; /* the reference decides what other objects mean */
+        return 1;
     }
-    w.sort = sort_keys == Py_True;
-    w.ascii = ensure_ascii == Py_True;
-    buf_init(&w.b);
-    w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
+    w->sort = sort_keys == Py_True;
+    w->ascii = ensure_ascii == Py_True;
+    return 0;
+}
+
+/* The text written (r == 0) as a str, else None (not taken) or NULL; frees the buffer. */
+static PyObject *w_finish(W *w, int r) {
     PyObject *result = NULL;
-    if (write_message(&w, self, obj, 0) == 0) {
-        if (w.ascii) {
-            result = PyUnicode_New(w.b.len, 127);
+    if (r == 0) {
+        if (w->ascii) {
+            result = PyUnicode_New(w->b.len, 127);
             if (result != NULL) {
-                memcpy(PyUnicode_DATA(result), w.b.data, (size_t)w.b.len);
+                memcpy(PyUnicode_DATA(result), w->b.data, (size_t)w->b.len);
             }
         } else {
-            result = PyUnicode_DecodeUTF8(w.b.data, w.b.len, NULL);
+            result = PyUnicode_DecodeUTF8(w->b.data, w->b.len, NULL);
         }
     }
-    buf_free(&w.b);
+    buf_free(&w->b);
     if (result != NULL) {
         return result;
     }
@@ -1300,6 +1299,68 @@ static PyObject *jw_write_impl(JsonWriter *self, PyObject *obj, PyObject *indent
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* The text of obj, or None (not taken: the caller runs the reference), or NULL. */
+static PyObject *jw_write_impl(JsonWriter *self, PyObject *obj, PyObject *indent,
+                               PyObject *sort_keys, PyObject *ensure_ascii) {
+    W w;
+    if (!self->ready || (PyObject *)Py_TYPE(obj) != self->cls
+        || w_options(&w, indent, sort_keys, ensure_ascii)) {
+        Py_RETURN_NONE;
+    }
+    buf_init(&w.b);
+    w.api = (PyDateTime_CAPI *)engine_state_of_type(self->self_type)->datetime_api;
+    return w_finish(&w, write_message(&w, self, obj, 0));
+}
+
+/* A top-level list or tuple of contract instances (api.py's _contract_items): a JSON
+ * array of each item written by its class's writer in `table`; None when an item has
+ * none (the caller plans it, or the reference writes the list). */
+static PyObject *write_items_impl(PyTypeObject *jw_type, PyObject *table, PyObject *items,
+                                  PyObject *indent, PyObject *sort_keys,
+                                  PyObject *ensure_ascii) {
+    W w;
+    if (!PyDict_CheckExact(table) || !(PyList_CheckExact(items) || PyTuple_CheckExact(items))
+        || w_options(&w, indent, sort_keys, ensure_ascii)) {
+        Py_RETURN_NONE;
+    }
+    buf_init(&w.b);
+    w.api = (PyDateTime_CAPI *)engine_state_of_type(jw_type)->datetime_api;
+    int r = put_char(&w, '[');
+    Py_ssize_t i = 0;
+    for (; r == 0 && i < PySequence_Fast_GET_SIZE(items); i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(items, i);
+        Py_INCREF(x);
+        PyObject *writer = PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(x));
+        if (writer == NULL || Py_TYPE(writer)->tp_dealloc != (destructor)jw_dealloc
+            || put_sep(&w, i == 0, 0) < 0) {
+            r = -1;
+        } else {
+            Py_INCREF(writer);
+            r = write_message(&w, (JsonWriter *)writer, x, 1);
+            Py_DECREF(writer);
+        }
+        Py_DECREF(x);
+    }
+    if (r == 0) {
+        r = put_close(&w, i > 0, 0, ']');
+    }
+    return w_finish(&w, r);
+}
+
+PyDoc_STRVAR(jw_write_items_doc,
+"write_items(table, items, indent, sort_keys, ensure_ascii)\n--\n\n"
+"A top-level list of contract instances, each written by its class's writer in\n"
+"``table`` ({cls: JsonWriter}); None when the engine does not take it on.");
+
+static PyObject *jw_write_items(PyObject *type, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "write_items(table, items, indent, sort_keys, ensure_ascii)");
+        return NULL;
+    }
+    return write_items_impl((PyTypeObject *)type, args[0], args[1], args[2], args[3], args[4]);
 }
 
 static PyObject *jw_write(JsonWriter *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1317,6 +1378,8 @@ static PyObject *jw_ready(JsonWriter *self, void *closure) {
 static PyMethodDef jw_methods[] = {
     {"setup", (PyCFunction)jw_setup, METH_VARARGS, jw_setup_doc},
     {"write", (PyCFunction)(void (*)(void))jw_write, METH_FASTCALL, jw_write_doc},
+    {"write_items", (PyCFunction)(void (*)(void))jw_write_items, METH_FASTCALL | METH_CLASS,
+     jw_write_items_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1428,8 +1491,25 @@ static PyObject *entry_call(JsonEntry *self, PyObject *const *args, size_t nargs
         }
         return entry_slow(self, args, nargsf, kwnames);
     }
-    PyObject *writer = PyDict_GetItemWithError(PyTuple_GET_ITEM(self->tables, bits),
-                                               (PyObject *)Py_TYPE(args[0]));
+    PyObject *table = PyTuple_GET_ITEM(self->tables, bits);
+    if (PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) {
+        PyObject *writer = PyDict_Size(table) ? PyDict_GetItemWithError(
+            table, (PyObject *)Py_TYPE(PySequence_Fast_GET_SIZE(args[0])
+                                       ? PySequence_Fast_GET_ITEM(args[0], 0) : args[0]))
+                                              : NULL;
+        if (writer != NULL && Py_TYPE(writer)->tp_dealloc == (destructor)jw_dealloc) {
+            PyObject *text = write_items_impl(Py_TYPE(writer), table, args[0], val[A_INDENT],
+                                              val[A_SORT], val[A_ASCII]);
+            if (text != Py_None) {
+                return text;
+            }
+            Py_DECREF(text);
+        } else if (PyErr_Occurred()) {
+            return NULL;
+        }
+        return entry_slow(self, args, nargsf, kwnames);
+    }
+    PyObject *writer = PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(args[0]));
     if (writer == NULL) {
         if (PyErr_Occurred()) {
             return NULL;
