@@ -37,8 +37,7 @@ from .._core.fields import field
 from .._core.wire import encode_varint, prefix_table
 from .._native import choose as _choose_backend
 from .._native.plan import NativeBackend
-from .._python import codegen as _codegen
-from .._python import compiler as _compiler
+from .._python.context import CodecContext
 from .._python.runtime import (
     BUDGET,
     decode_message_list,
@@ -52,6 +51,7 @@ from .._python.runtime import (
 )
 
 if TYPE_CHECKING:
+    from .._python import codegen as _codegen
     from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
@@ -88,14 +88,21 @@ def _bare_list(items: Any) -> ContractError:
     )
 
 
-_Generated = tuple[
-    _codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any], Callable[..., Any]
-]
+if TYPE_CHECKING:
+    _Generated = tuple[
+        _codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any], Callable[..., Any]
+    ]
 
 
-def _generate(info: ContractInfo, context: _codegen.CodecContext) -> _Generated:
+def _generate(info: ContractInfo, context: CodecContext) -> _Generated:
     """The generated Python source of ``info``'s codec and its compiled functions
-    (encode, decode, and merge: see ``_codegen._Generator.merger``)."""
+    (encode, decode, and merge: see ``_codegen._Generator.merger``).
+
+    The generator is imported here, on first use: on the native backend a binary round
+    trip never needs it (plans run the codecs, the Python ones are made when asked)."""
+    from .._python import codegen as _codegen
+    from .._python import compiler as _compiler
+
     generated = _codegen.codec_source(info, context)
     stem = generated.stem
     functions = _compiler.compile_functions(
@@ -222,7 +229,7 @@ class CodecModel:
         self._lock = _DECLARATIONS_LOCK
         with self._lock:
             registry.register(self)
-        self._context = _codegen.CodecContext(
+        self._context = CodecContext(
             codec_for=self._codec,
             max_depth=max_depth,
             info_for=self.info,
