@@ -234,11 +234,12 @@ def _reads_dict(cls: type, info: ContractInfo) -> bool:
         return False
     if cls.__getattribute__ is not object.__getattribute__:  # type: ignore[comparison-overlap]
         return False
+    namespaces = [vars(klass) for klass in cls.__mro__]  # once, not once per field
     for f in info.fields:
-        for klass in cls.__mro__:
-            if f.name in vars(klass):
-                attr = vars(klass)[f.name]
-                if hasattr(type(attr), "__set__") or hasattr(type(attr), "__delete__"):
+        for namespace in namespaces:
+            if f.name in namespace:
+                kind = type(namespace[f.name])
+                if hasattr(kind, "__set__") or hasattr(kind, "__delete__"):
                     return False
                 break
     return True
@@ -258,6 +259,9 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
+        #: contracts _value found supported and is planning now: installed() need not
+        #: ask unsupported() again when planning one comes back through the model
+        self._vetted: set[type] = set()
         #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
         #: BUDGET the generated decoders count in too (None: no bound)
         self.budget = (
@@ -290,7 +294,7 @@ class NativeBackend:
         cls = codec.cls
         self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
-        reason = unsupported(self.model, codec.info)
+        reason = None if cls in self._vetted else unsupported(self.model, codec.info)
         if reason is not None:
             self.reasons[cls] = reason
             return False
@@ -411,13 +415,14 @@ class NativeBackend:
         }
         fields = tuple(self._field(f, groups.get(_oneof_key(f), 0)) for f in slots)
         index = {f.name: i for i, f in enumerate(slots)}
-        hier = self._hier_spec(cls, levels, own, index)
+        reads = _reads_dict(cls, info)
+        hier = self._hier_spec(cls, levels, own, index, {cls: reads})
         spec: PlanSpec = (
             cls,
             fields,
             hier[3][hier[0]][10] if not flat else _ctor_spec(info),
             _unknown_spec(cls, info) if flat else None,
-            _reads_dict(cls, info),
+            reads,
             hier,
         )
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
@@ -432,10 +437,12 @@ class NativeBackend:
         levels: list[type],
         own: dict[type, list[FieldInfo]],
         index: dict[str, int],
+        reads: dict[type, bool],
     ) -> tuple[Any, ...]:
         """The levels of ``cls``'s plan: ``(requested, get_unknown, set_unknown, levels)``,
         each level ``(cls, parent, subtype number, its tag, own slots, children, unknown key,
-        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``."""
+        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``.
+        ``reads`` holds the levels' ``_reads_dict`` that the caller knows already."""
         model = self.model
         position = {level: i for i, level in enumerate(levels)}
         root = levels[0]
@@ -458,7 +465,7 @@ class NativeBackend:
                     tuple(position[sub] for _, sub in model._children_of(level)),
                     unknown_key(level, root) if keeps else None,
                     bool(getattr(level, "__dictoffset__", 0)),
-                    _reads_dict(level, linfo),
+                    reads[level] if level in reads else _reads_dict(level, linfo),
                     level in below,
                     _ctor_spec(linfo, chain_fields, index),
                 )
@@ -503,7 +510,11 @@ class NativeBackend:
             if planned is not None:
                 sub, native = planned, True
             elif unsupported(self.model, self.model.info(target)) is None:
-                sub, native = self._plan(target), True
+                self._vetted.add(target)
+                try:
+                    sub, native = self._plan(target), True
+                finally:
+                    self._vetted.discard(target)
             else:
                 sub = self.model._codec(target)  # called back: encode/decode looked up per call
         elif vt.kind is Kind.ENUM:
