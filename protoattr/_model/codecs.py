@@ -37,7 +37,6 @@ from .._core.fields import field
 from .._core.wire import encode_varint, prefix_table
 from .._native import choose as _choose_backend
 from .._native.plan import NativeBackend
-from .._python.context import CodecContext
 from .._python.runtime import (
     BUDGET,
     decode_message_list,
@@ -52,6 +51,7 @@ from .._python.runtime import (
 
 if TYPE_CHECKING:
     from .._python import codegen as _codegen
+    from .._python.codegen import CodecContext
     from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
@@ -229,21 +229,34 @@ class CodecModel:
         self._lock = _DECLARATIONS_LOCK
         with self._lock:
             registry.register(self)
-        self._context = CodecContext(
-            codec_for=self._codec,
-            max_depth=max_depth,
-            info_for=self.info,
-            own_fields=self._own_fields,
-            parent_of=self._parent_of,
-            chain_of=self._chain,
-            children_of=self._children_of,
-            max_messages=max_messages,
-        )
-        self._det_context = dataclasses.replace(
-            self._context, codec_for=self._det_codec, deterministic=True
-        )
+        #: what the code generator is given (plain, deterministic), made when it first runs
+        self._contexts: tuple[CodecContext, CodecContext] | None = None
+        self._context_limits = (max_depth, max_messages)
         if self._native is not None:  # serialize/deserialize/measure entered in C
             self._native.install_entry_points(CodecModel)
+
+    def _generator_context(self, deterministic: bool = False) -> CodecContext:
+        """The code generator's view of this model (the deterministic codecs' for
+        ``deterministic``), made on first use with the limits the model was made with:
+        the generator is imported only when a Python codec is first generated, which a
+        binary round trip on the native backend never needs."""
+        if self._contexts is None:
+            from .._python.codegen import CodecContext
+
+            max_depth, max_messages = self._context_limits
+            plain = CodecContext(
+                codec_for=self._codec,
+                max_depth=max_depth,
+                info_for=self.info,
+                own_fields=self._own_fields,
+                parent_of=self._parent_of,
+                chain_of=self._chain,
+                children_of=self._children_of,
+                max_messages=max_messages,
+            )
+            det = dataclasses.replace(plain, codec_for=self._det_codec, deterministic=True)
+            self._contexts = (plain, det)
+        return self._contexts[deterministic]
 
     @property
     def backend(self) -> str:
@@ -426,7 +439,7 @@ class CodecModel:
         with self._lock:
             made = self._python.get(codec.cls)
             if made is None:
-                made = _generate(codec.info, self._context)
+                made = _generate(codec.info, self._generator_context())
                 self._python[codec.cls] = made
                 self._deferred.pop(codec.cls, None)
                 codec.generated = made[0]
@@ -459,7 +472,7 @@ class CodecModel:
             if codec.compiled:
                 return
             info = self.info(codec.cls)
-            made = _generate(info, self._det_context)
+            made = _generate(info, self._generator_context(deterministic=True))
             self._det_python[codec.cls] = made
             generated, encode, decode, merge = made
             codec.merge = merge

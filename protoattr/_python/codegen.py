@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from .._core import bcl as _bcl
@@ -31,7 +32,6 @@ from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType,
 from .._core.errors import DecodeError, EncodeError
 from .._core.types import INT_RANGES, Kind
 from . import runtime as _runtime
-from .context import CodecContext
 from .plain import merges_in_place, takes_merge_in_place
 
 __all__ = ["CodecContext", "codec_source"]
@@ -72,6 +72,22 @@ def wire_type(kind: Kind) -> int:
     if kind in _FIXED:
         return _wire.WireType.I32 if _FIXED[kind][1] == 4 else _wire.WireType.I64
     return _wire.WireType.LEN
+
+
+@dataclasses.dataclass
+class CodecContext:
+    """What the generator needs from the model: nested codecs, hierarchies, limits."""
+
+    codec_for: Callable[[type], Any]  # the (possibly not yet compiled) codec of a contract
+    max_depth: int
+    info_for: Callable[[type], ContractInfo]
+    own_fields: Callable[[type], list[FieldInfo]]  # fields of this level of a hierarchy
+    parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
+    chain_of: Callable[[type], list[type]]  # the class, its base, ..., the hierarchy's root
+    children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
+    #: write map entries sorted by key (upb's ``SerializeToString(deterministic=True)``)
+    deterministic: bool = False
+    max_messages: int | None = None  # messages one decode may build (None: no bound)
 
 
 class _Source:
