@@ -478,12 +478,18 @@ class NativeBackend:
         cmp = _default_cmp(f) if f.label is Label.SINGULAR and enc_mode == ENC_DEFAULT else None
         init_mode, init_value, absent_mode, absent_value = _initial(f)
         container = f.container if f.label is Label.REPEATED and f.container is not list else None
+        value = self._value(f.value, f.group)
+        if f.label in (Label.SINGULAR, Label.OPTIONAL) and _zero_like(f.default, f.value):
+            # the engine reads a Timestamp/Duration itself when the field still holds its
+            # zero (merging into a zero is reading afresh): a default equal to the zero,
+            # which the field starts from, is that zero too
+            value = (*value[:8], f.default, *value[9:])
         return (
             f.name,
             f.tag,
             _LABELS[f.label],
             f.packed,
-            self._value(f.value, f.group),
+            value,
             self._value(f.key) if f.key is not None else None,
             tag_bytes(f.tag, 3 if f.group else _wire_type(kind)),
             tag_bytes(f.tag, 2),
@@ -535,6 +541,16 @@ class NativeBackend:
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
         kind = GROUP_KIND if group else KINDS[vt.kind]
         return (kind, sub, native, members, plain, vt.closed, *helpers, zero, *conversion(vt))
+
+
+def _zero_like(default: Any, vt: ValueType) -> bool:
+    """Whether ``default`` is a Timestamp/Duration field's zero in all but identity: a
+    ``datetime`` at the epoch (aware: a naive one is not equal) or ``timedelta(0)``,
+    which encodes as nothing, so that merging a value into it is reading the value."""
+    if vt.kind not in _TIME_HELPERS or vt.encode_with is not None:
+        return False
+    zero = zero_value(vt)
+    return type(default) is type(zero) and default is not zero and default == zero
 
 
 def conversion(vt: ValueType) -> tuple[int, Any, Any, Any]:
