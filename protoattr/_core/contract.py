@@ -677,7 +677,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
-        ignored = any(m is IGNORE for m in metadata)
+        ignored = bool(metadata) and any(m is IGNORE for m in metadata)
         if ignored and mem is not None:
             raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
@@ -847,11 +847,12 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         if f.tag in seen:
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is already used by {seen[f.tag]}")
         seen[f.tag] = f.name
-        if _is_reserved(f.tag, options):
+        # (most contracts reserve nothing and declare no extensions: no scan per field)
+        if options.reserved and _is_reserved(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
-        if in_extension_range(f.tag, options):
+        if options.extensions and in_extension_range(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is in an extension range")
-        if f.proto_name in reserved_names or f.name in reserved_names:
+        if reserved_names and (f.proto_name in reserved_names or f.name in reserved_names):
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
 
 

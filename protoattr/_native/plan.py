@@ -144,12 +144,15 @@ def _oneof_key(f: FieldInfo) -> tuple[str, str] | None:
     return None if f.oneof is None else (f.owner, f.oneof)
 
 
-def unsupported(model: CodecModel, info: ContractInfo) -> str | None:
+def unsupported(
+    model: CodecModel, info: ContractInfo, levels: list[type] | None = None
+) -> str | None:
     """Why the engine cannot run ``info``'s contract yet (``None``: it can).
 
     A contract in a hierarchy runs natively when every level of it does (its plan
-    holds them all)."""
-    levels = levels_of(model, info.cls)
+    holds them all); ``levels`` are its :func:`levels_of`, if the caller has them."""
+    if levels is None:
+        levels = levels_of(model, info.cls)
     fields = [f for level in levels for f in model._own_fields(level)]
     if len(levels) > 1:
         if len({f.name for f in fields}) != len(fields):
@@ -294,13 +297,14 @@ class NativeBackend:
         cls = codec.cls
         self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
-        reason = None if cls in self._vetted else unsupported(self.model, codec.info)
+        levels = levels_of(self.model, cls)
+        reason = None if cls in self._vetted else unsupported(self.model, codec.info, levels)
         if reason is not None:
             self.reasons[cls] = reason
             return False
         self.reasons.pop(cls, None)
         try:
-            self._plan(cls)
+            self._plan(cls, levels)
             return True
         except (TypeError, ValueError, OverflowError) as exc:  # a planner bug: stay correct
             self._forget_unready()
@@ -389,7 +393,7 @@ class NativeBackend:
 
     # -- building ----------------------------------------------------------------
 
-    def _plan(self, cls: type) -> Plan:
+    def _plan(self, cls: type, levels: list[type] | None = None) -> Plan:
         existing = self.plans.get(cls)
         if existing is not None:
             return existing
@@ -404,7 +408,8 @@ class NativeBackend:
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
-        levels = levels_of(self.model, cls)
+        if levels is None:
+            levels = levels_of(self.model, cls)
         flat = len(levels) == 1
         # the slots: every level's own fields (a flat contract: its fields)
         own = {level: info.fields if flat else self.model._own_fields(level) for level in levels}
@@ -446,7 +451,8 @@ class NativeBackend:
         model = self.model
         position = {level: i for i, level in enumerate(levels)}
         root = levels[0]
-        below = set(levels_of_subtree(model, cls)) - {cls}
+        # cls's descendants (a flat contract has none: its levels are itself alone)
+        below = set(levels_of_subtree(model, cls)) - {cls} if len(levels) > 1 else set()
         specs = []
         for level in levels:
             link = model._parent_of(level) if level is not root else None
