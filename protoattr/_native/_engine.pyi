@@ -75,3 +75,20 @@ def encode_frames(
     max_bytes: int,
     /,
 ) -> tuple[bytes, int, bool, BaseException | None]: ...
+
+class JsonReader:
+    """One contract's canonical JSON read in C (json_read.c, protoattr._json.native_read)."""
+
+    fallbacks: int
+    @property
+    def ready(self) -> bool: ...
+    def setup(
+        self,
+        plan: Plan,
+        fields: tuple[tuple[Any, ...], ...],
+        keys: tuple[tuple[bytes, int], ...],
+        max_depth: int,
+        ignore_unknown: bool,
+        /,
+    ) -> None: ...
+    def read(self, text: Any, /) -> Any: ...

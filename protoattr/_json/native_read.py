@@ -1,0 +1,214 @@
+"""The C reader of canonical JSON: which contracts it reads, and its tables.
+
+``from_json`` on a native model first asks :func:`read`: where the contract (and
+everything it reaches) is one the engine's ``JsonReader`` takes on, the text is
+parsed in C in one pass straight into the objects, built by the contract's binary
+:class:`~protoattr._native.plan` constructor call.  The tables the C side needs
+are computed here once per contract and ``ignore_unknown_fields``, from the very
+structures the Python reader (:mod:`protoattr._json.read`) uses: its key table
+(JSON and proto names, collisions resolved as its dict resolves them), its enum
+names, its fill rules for absent fields.
+
+The decision is made per contract at plan time: a contract with anything the C
+reader does not implement (a special form other than Timestamp/Duration, a
+converted type, a hierarchy, a NullValue, ...) is read by the reference, whole.
+At run time, anything unusual -- any error included -- makes the C reader return
+``None``, and the reference then reads the whole text itself: results and
+``DecodeError``s are the reference's own.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+
+from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, zero_value
+from .._core.types import INT_RANGES, Kind
+from .._core.wkt import NullValue
+from . import forms as _jsonforms
+from .plan import _form_key, _plans, json_name
+
+if TYPE_CHECKING:
+    from .._model.codecs import CodecModel
+
+__all__ = ["read"]
+
+#: where a model keeps its readers: {(cls, ignore_unknown): JsonReader or None}
+_KEY = "_json_native_readers"
+
+#: plan.h's K_* numbers (the same as protoattr._native.plan.KINDS)
+_KINDS: dict[Kind, int] = {
+    k: i + 1
+    for i, k in enumerate(
+        [
+            Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
+            Kind.FIXED32, Kind.FIXED64, Kind.SFIXED32, Kind.SFIXED64, Kind.BOOL, Kind.ENUM,
+            Kind.FLOAT, Kind.DOUBLE, Kind.STRING, Kind.BYTES, Kind.MESSAGE, Kind.TIMESTAMP,
+            Kind.DURATION,
+        ]
+    )
+}  # fmt: skip
+_LABELS = {Label.SINGULAR: 0, Label.OPTIONAL: 1, Label.REPEATED: 2, Label.MAP: 3}
+_KEY_KINDS = frozenset(INT_RANGES) - {Kind.ENUM} | {Kind.STRING, Kind.BOOL}
+_FILL_REQUIRED, _FILL_CONSTANT, _FILL_FACTORY, _FILL_EMPTY = range(4)
+
+
+def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
+    """``cls`` read from ``text`` by the C reader, or ``None``: the reference must read it."""
+    readers: dict[Any, Any] | None = model.__dict__.get(_KEY)
+    if readers is None:
+        readers = model.__dict__.setdefault(_KEY, {})
+    try:
+        reader = readers[cls, ignore_unknown]
+    except KeyError:
+        reader = _build(model, readers, cls, ignore_unknown)
+    except TypeError:  # an unhashable cls (a typing construct): the reference says
+        return None
+    return None if reader is None else reader.read(text)
+
+
+def _build(model: CodecModel, readers: dict[Any, Any], cls: Any, ignore: bool) -> Any:
+    """The reader of ``cls`` (and of every contract it reaches), or ``None``."""
+    with _plans(model).lock:
+        key = (cls, ignore)
+        if key in readers:
+            return readers[key]
+        reach = _reachable(model, cls)
+        if reach is None:
+            readers[key] = None
+            return None
+        from .._native import engine
+
+        mod = engine()
+        assert mod is not None
+        made = {c: readers.get((c, ignore)) or mod.JsonReader() for c in reach}
+        for c, reader in made.items():
+            if not reader.ready:
+                _setup(model, c, reader, made, ignore)
+        for c, reader in made.items():
+            readers[c, ignore] = reader
+        return made[cls]
+
+
+def _reachable(model: CodecModel, cls: Any) -> list[type] | None:
+    """Every contract ``cls`` reaches, when the C reader takes all of them; else None."""
+    seen: dict[type, None] = {}
+    todo = [cls]
+    while todo:
+        c = todo.pop()
+        if c in seen:
+            continue
+        if _unsupported(model, c):
+            return None
+        seen[c] = None
+        for f in model.info(c).fields:
+            if f.value.kind is Kind.MESSAGE:
+                todo.append(f.value.py_type)
+    return list(seen)
+
+
+def _unsupported(model: CodecModel, cls: Any) -> bool:
+    if not isinstance(cls, type) or not is_contract(cls):
+        return True
+    if _jsonforms.form_for(cls) is not None:
+        return True
+    try:
+        if model._native is None or model._native.explain(cls) != "native":
+            return True
+    except Exception:  # a contract error: the reference reports it
+        return True
+    if len(model._chain(cls)) != 1 or model._children_of(cls):
+        return True
+    spec = model._native.specs.get(cls)
+    info = model.info(cls)
+    if spec is None or [s[0] for s in spec[1]] != [f.name for f in info.fields]:
+        return True
+    if len({f.oneof for f in info.fields if f.oneof is not None}) > 64:
+        return True
+    return any(_field_unsupported(f) for f in info.fields)
+
+
+def _field_unsupported(f: FieldInfo) -> bool:
+    if f.label is Label.MAP:
+        assert f.key is not None
+        if f.key.kind not in _KEY_KINDS or f.key.domain is not None or f.key.decode_with:
+            return True
+    return _value_unsupported(f.value)
+
+
+def _value_unsupported(vt: ValueType) -> bool:
+    if vt.domain is not None or vt.decode_with is not None or vt.kind not in _KINDS:
+        return True
+    if vt.kind in (Kind.TIMESTAMP, Kind.DURATION):
+        from . import times
+
+        form = _jsonforms.form_for(_form_key(vt))
+        want = times.timestamp_from_json if vt.kind is Kind.TIMESTAMP else times.duration_from_json
+        return (
+            form is None
+            or form[1] is not want
+            or _form_key(vt)
+            not in (
+                datetime.datetime,
+                datetime.timedelta,
+            )
+        )
+    if _jsonforms.form_for(_form_key(vt)) is not None:
+        return True
+    return vt.kind is Kind.ENUM and vt.py_type is NullValue
+
+
+def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ignore: bool) -> None:
+    info = model.info(cls)
+    plans = _plans(model)
+    assert model._native is not None
+    plan = model._native.plans[cls]
+    oneofs = {
+        name: i + 1 for i, name in enumerate(dict.fromkeys(f.oneof for f in info.fields if f.oneof))
+    }
+    fields = []
+    table: dict[str, int] = {}  # built as the Python reader's _Level.fields is
+    for i, f in enumerate(info.fields):
+        table[json_name(f.proto_name)] = i
+        table.setdefault(f.proto_name, i)
+        fields.append(
+            (
+                _LABELS[f.label],
+                _value(plans, f.value, made),
+                _KINDS[f.key.kind] if f.key is not None else 0,
+                *_fill(f),
+                f.container if f.label is Label.REPEATED and f.container is not list else None,
+                oneofs.get(f.oneof, 0) if f.oneof is not None else 0,
+            )
+        )
+    keys = tuple((k.encode("utf-8", "surrogatepass"), i) for k, i in table.items())
+    reader.setup(plan, tuple(fields), keys, model.max_depth, ignore)
+
+
+def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
+    kind = vt.kind
+    if kind is Kind.MESSAGE:
+        return (_KINDS[kind], made[vt.py_type], None, None, False)  # type: ignore[index]
+    if kind is Kind.ENUM:
+        names = plans.enum_names(vt.py_type)
+        return (
+            _KINDS[kind],
+            None,
+            tuple((n.encode("utf-8", "surrogatepass"), m) for n, m in names.by_name.items()),
+            dict(names.by_number),
+            vt.closed,
+        )
+    return (_KINDS[kind], None, None, None, False)
+
+
+def _fill(f: FieldInfo) -> tuple[int, Any]:
+    """What the Python reader's ``_Level.fill`` makes of an absent ``f``."""
+    if f.required:
+        return _FILL_REQUIRED, None
+    if f.default_factory is not None:
+        return _FILL_FACTORY, f.default_factory
+    if f.default is not MISSING:
+        return _FILL_CONSTANT, f.default
+    if f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE:
+        return _FILL_EMPTY, None
+    return _FILL_CONSTANT, zero_value(f.value)
