@@ -47,7 +47,7 @@ if os.environ.get("PROTOATTR_FUZZ_COVERAGE") == "1":  # the Python side's covera
         import protoattr as pa
 else:
     import protoattr as pa
-from targets import TARGETS, seeds  # noqa: E402
+from targets import JSON_TARGETS, TARGETS, seeds  # noqa: E402
 
 from protoattr import DecodeError  # noqa: E402
 
@@ -75,6 +75,23 @@ def check(cls: Any, data: bytes) -> None:
         python[1], type=kind
     ):
         raise AssertionError(f"re-encodings differ for {data!r}")
+
+
+def _json_outcome(model: pa.TypeModel, cls: Any, data: bytes, ignore: bool) -> tuple[str, Any]:
+    try:
+        return "ok", repr(model.from_json(cls, data, ignore_unknown_fields=ignore))
+    except DecodeError as exc:
+        return "DecodeError", str(exc)
+
+
+def check_json(cls: Any, data: bytes) -> None:
+    """The C reader (native model) and the Python reference read the JSON text alike:
+    the same object (by repr: NaNs, members and containers shown), or the same error."""
+    for ignore in (False, True):
+        native = _json_outcome(NATIVE, cls, data, ignore)
+        python = _json_outcome(PYTHON, cls, data, ignore)
+        if native != python:
+            raise AssertionError(f"native {native!r} != python {python!r} for {data!r}")
 
 
 def mutated_seed(seeds: list[bytes], data: bytes) -> bytes:
@@ -122,14 +139,15 @@ def main() -> None:
         raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
     cls = TARGETS[name]
     own_seeds = seeds()[name]
+    checker = check_json if name in JSON_TARGETS else check
     print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]
     for items in seeds().values():  # compile everything before the clock starts
         for data in items:
-            check(cls, data)
+            checker(cls, data)
 
     def one_input(data: bytes) -> None:
-        check(cls, data)
-        check(cls, mutated_seed(own_seeds, data))
+        checker(cls, data)
+        checker(cls, mutated_seed(own_seeds, data))
 
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

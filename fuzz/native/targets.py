@@ -16,7 +16,9 @@
                repeated, packed and in maps, a surrogate and a wrapper (the
                engine converts in C or calls the Python converter back);
 ``bcl``        protoattr's bcl.proto forms (DateTime with and without its kind,
-               TimeSpan, Decimal, Guid), singly, repeated and in maps (bcl.c).
+               TimeSpan, Decimal, Guid), singly, repeated and in maps (bcl.c);
+``json``       ``Scalars`` read from canonical JSON text (json_read.c), with and
+               without ``ignore_unknown_fields``.
 """
 
 from __future__ import annotations
@@ -237,11 +239,38 @@ TARGETS: dict[str, Any] = {
     "hierarchy": Scene,
     "converted": Converted,
     "bcl": Bcl,
+    "json": Scalars,  # from_json: the C reader (json_read.c) against the Python reference
 }
+#: the targets whose inputs are JSON texts (harness.py checks them with from_json)
+JSON_TARGETS = frozenset({"json"})
 
 
 def seeds() -> dict[str, list[bytes]]:
     """Valid encodings of each target: the starting corpus."""
+    found = _binary_seeds()
+    found["json"] = _json_seeds(found["scalars"])
+    return found
+
+
+def _json_seeds(binary: list[bytes]) -> list[bytes]:
+    """The ``scalars`` seeds as canonical JSON (each option set), and some unusual texts."""
+    py = pa.TypeModel(backend="python")
+    out = []
+    for data in binary:
+        obj = py.deserialize(Scalars, data)
+        out.append(py.to_json(obj).encode())
+        out.append(py.to_json(obj, preserving_proto_field_name=True, indent=None).encode())
+        out.append(py.to_json(obj, use_integers_for_enums=True, ensure_ascii=False).encode())
+    out += [
+        b'{"i32": 1e2, "i64": "-0", "u64": 1.8e19, "real": "NaN", "double": "-Infinity"}',
+        b'{"text": "\\ud83d\\ude00\\n\\u00e9", "blob": "-_+/AA==", "colour": "GREEN"}',
+        b'{"byId": {"01": "a", "1e1": "b"}, "byFlag": {"true": 3.4028235e38}, "nope": [{}]}',
+        b'{"at": "2021-02-29T00:00:00Z", "took": "-1.000000001s", "pickN": null, "pickS": "x"}',
+    ]
+    return out
+
+
+def _binary_seeds() -> dict[str, list[bytes]]:
     py = pa.TypeModel(backend="python")
     node = Node(1, [Node(2), Node(3, [Node(4, label="x")])], Node(5, next=Node(6)), "root")
     return {
