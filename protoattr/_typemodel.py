@@ -26,6 +26,16 @@ __all__ = ["TypeModel", "default_model"]
 
 T = TypeVar("T")
 
+#: protoattr._json.api, once the first JSON call imported it
+_JSON_API: list[Any] = []
+
+
+def _json_api() -> Any:
+    from ._json import api
+
+    _JSON_API[:] = [api]
+    return api
+
 
 class TypeModel(CodecModel):
     """Contracts, their generated codecs, and the operations over them.
@@ -159,8 +169,9 @@ class TypeModel(CodecModel):
     ) -> Any: ...
     def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
         """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
-        from ._json import api as _json
-
+        # the module kept once imported: a function-level `from ... import` costs more
+        # than the C reader's whole parse of a small message
+        _json = _JSON_API[0] if _JSON_API else _json_api()
         return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
 
     @overload

@@ -25,6 +25,7 @@ import protoattr as pa
 import protoattr._native as native
 from protoattr import field, proto_contract
 from protoattr._json import native_read
+from protoattr._json.plan import _plans
 from tests.test_random_contracts import build_classes, schemas, values_for
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="C engine not built")
@@ -117,7 +118,7 @@ def _outcome(model: pa.TypeModel, cls: Any, text: Any, ignore: bool) -> tuple[st
 
 
 def _fallbacks(cls: Any, ignore: bool) -> int:
-    reader = NAT.__dict__.get(native_read._KEY, {}).get((cls, ignore))
+    reader = _plans(NAT).native_readers.get((cls, ignore))
     return -1 if reader is None else int(reader.fallbacks)
 
 
@@ -165,7 +166,7 @@ def test_canonical_texts_are_read_in_c(options: dict[str, Any]) -> None:
 
 def test_the_python_backend_runs_only_the_reference() -> None:
     assert native_read.read(PY, All, "{}", False) is None
-    assert native_read._KEY not in PY.__dict__ or not any(PY.__dict__[native_read._KEY].values())
+    assert not any(_plans(PY).native_readers.values())
 
 
 # ----------------------------------------------------------------- edge cases
@@ -417,7 +418,7 @@ def test_unsupported_contracts_go_to_the_reference() -> None:
         s: pa.Struct = field(1, default_factory=dict)  # type: ignore[assignment]
 
     assert same(WithStruct, '{"s": {"a": 1}}')[0].endswith("WithStruct")
-    assert NAT.__dict__[native_read._KEY][WithStruct, False] is None
+    assert _plans(NAT).native_readers[WithStruct, False] is None
 
 
 # ------------------------------------------------------------ random contracts
@@ -492,3 +493,25 @@ def test_hostile_objects_read_as_the_reference_reads_them(
 ) -> None:
     text = json.dumps(data, ensure_ascii=ascii_only)
     same(All, text, ignore)
+
+
+def test_a_subtype_declared_later_is_read_as_the_reference_reads_it() -> None:
+    @proto_contract
+    @dataclasses.dataclass
+    class Shape:
+        name: str = field(1, default="")
+
+    @dataclasses.dataclass
+    class Circle(Shape):
+        radius: float = field(2, default=0.0)
+
+    nat, py = pa.TypeModel(backend="native"), pa.TypeModel(backend="python")
+    text = '{"name": "c", "Circle": {"radius": 2.0}}'
+    assert _outcome(nat, Shape, '{"name": "c"}', True) == _outcome(py, Shape, '{"name": "c"}', True)
+    assert _plans(nat).native_readers[Shape, True] is not None  # read in C: no subtypes yet
+    for model in (nat, py):
+        model.add_subtype(Shape, 10, proto_contract(Circle))
+    for ignore in (False, True):
+        got = _outcome(nat, Shape, text, ignore)
+        assert got == _outcome(py, Shape, text, ignore)
+        assert got[0].endswith("Circle"), got

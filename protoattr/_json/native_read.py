@@ -26,15 +26,12 @@ from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, 
 from .._core.types import INT_RANGES, Kind
 from .._core.wkt import NullValue
 from . import forms as _jsonforms
-from .plan import _form_key, _plans, json_name
+from .plan import _form_key, _Plans, _plans, json_name
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
 
 __all__ = ["read"]
-
-#: where a model keeps its readers: {(cls, ignore_unknown): JsonReader or None}
-_KEY = "_json_native_readers"
 
 #: plan.h's K_* numbers (the same as protoattr._native.plan.KINDS)
 _KINDS: dict[Kind, int] = {
@@ -54,22 +51,23 @@ _FILL_REQUIRED, _FILL_CONSTANT, _FILL_FACTORY, _FILL_EMPTY = range(4)
 
 
 def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
-    """``cls`` read from ``text`` by the C reader, or ``None``: the reference must read it."""
-    readers: dict[Any, Any] | None = model.__dict__.get(_KEY)
-    if readers is None:
-        readers = model.__dict__.setdefault(_KEY, {})
+    """``cls`` read from ``text`` by the C reader, or ``None``: the reference must read it.
+
+    The readers live with the model's JSON plans, which a change of hierarchy drops."""
+    plans = model.__dict__.get("_json_plans") or _plans(model)
     try:
-        reader = readers[cls, ignore_unknown]
+        reader = plans.native_readers[cls, ignore_unknown]
     except KeyError:
-        reader = _build(model, readers, cls, ignore_unknown)
+        reader = _build(model, plans, cls, ignore_unknown)
     except TypeError:  # an unhashable cls (a typing construct): the reference says
         return None
     return None if reader is None else reader.read(text)
 
 
-def _build(model: CodecModel, readers: dict[Any, Any], cls: Any, ignore: bool) -> Any:
+def _build(model: CodecModel, plans: _Plans, cls: Any, ignore: bool) -> Any:
     """The reader of ``cls`` (and of every contract it reaches), or ``None``."""
-    with _plans(model).lock:
+    readers = plans.native_readers
+    with plans.lock:
         key = (cls, ignore)
         if key in readers:
             return readers[key]

@@ -111,6 +111,7 @@ class _Plans:
         self.readers: dict[tuple[type, bool], _Reader] = {}
         self.top: dict[tuple[Any, bool], Callable[[Any], Any]] = {}  # top-level readers
         self.enums: dict[type, _EnumNames] = {}
+        self.native_readers: dict[tuple[Any, bool], Any] = {}  # see _json/native_read.py
         self.lock = threading.RLock()
 
     @property
