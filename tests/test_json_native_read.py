@@ -118,7 +118,7 @@ def _outcome(model: pa.TypeModel, cls: Any, text: Any, ignore: bool) -> tuple[st
 
 
 def _fallbacks(cls: Any, ignore: bool) -> int:
-    reader = _plans(NAT).native_readers.get((cls, ignore))
+    reader = _plans(NAT).native_readers[ignore].get(cls)
     return -1 if reader is None else int(reader.fallbacks)
 
 
@@ -166,7 +166,7 @@ def test_canonical_texts_are_read_in_c(options: dict[str, Any]) -> None:
 
 def test_the_python_backend_runs_only_the_reference() -> None:
     assert native_read.read(PY, All, "{}", False) is None
-    assert not any(_plans(PY).native_readers.values())
+    assert not any(_plans(PY).native_readers[0].values())
 
 
 # ----------------------------------------------------------------- edge cases
@@ -418,7 +418,7 @@ def test_unsupported_contracts_go_to_the_reference() -> None:
         s: pa.Struct = field(1, default_factory=dict)  # type: ignore[assignment]
 
     assert same(WithStruct, '{"s": {"a": 1}}')[0].endswith("WithStruct")
-    assert _plans(NAT).native_readers[WithStruct, False] is None
+    assert _plans(NAT).native_readers[False][WithStruct] is None
 
 
 # ------------------------------------------------------------ random contracts
@@ -508,10 +508,33 @@ def test_a_subtype_declared_later_is_read_as_the_reference_reads_it() -> None:
     nat, py = pa.TypeModel(backend="native"), pa.TypeModel(backend="python")
     text = '{"name": "c", "Circle": {"radius": 2.0}}'
     assert _outcome(nat, Shape, '{"name": "c"}', True) == _outcome(py, Shape, '{"name": "c"}', True)
-    assert _plans(nat).native_readers[Shape, True] is not None  # read in C: no subtypes yet
+    assert _plans(nat).native_readers[True][Shape] is not None  # read in C: no subtypes yet
     for model in (nat, py):
         model.add_subtype(Shape, 10, proto_contract(Circle))
     for ignore in (False, True):
         got = _outcome(nat, Shape, text, ignore)
         assert got == _outcome(py, Shape, text, ignore)
         assert got[0].endswith("Circle"), got
+
+
+def test_the_c_entry_point_hands_unusual_calls_to_the_method() -> None:
+    assert NAT.from_json.__self__ is NAT
+    assert NAT.from_json(All, "{}", ignore_unknown_fields=1) == All()  # type: ignore[arg-type]
+    assert NAT.from_json(cls=All, text='{"i32": 1}') == All(i32=1)
+    assert NAT.from_json(list[Inner], '[{"name": "a"}]') == PY.from_json(
+        list[Inner], '[{"name": "a"}]'
+    )
+    for call in (
+        lambda m: m.from_json(All, "{}", True),
+        lambda m: m.from_json(All),
+        lambda m: m.from_json(All, "{}", nope=True),
+        lambda m: m.from_json({}, "{}"),
+        lambda m: m.from_json(All, 5),
+    ):
+        outcomes = []
+        for model in (NAT, PY):
+            try:
+                outcomes.append(("ok", repr(call(model))))
+            except Exception as exc:  # the same exception either way
+                outcomes.append((type(exc).__name__, str(exc)))
+        assert outcomes[0] == outcomes[1]

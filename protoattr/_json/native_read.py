@@ -53,10 +53,11 @@ _FILL_REQUIRED, _FILL_CONSTANT, _FILL_FACTORY, _FILL_EMPTY = range(4)
 def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
     """``cls`` read from ``text`` by the C reader, or ``None``: the reference must read it.
 
-    The readers live with the model's JSON plans, which a change of hierarchy drops."""
+    The readers live with the model's JSON plans, which a change of hierarchy drops;
+    a native model's ``from_json`` (a ``JsonReadEntry``) finds them there itself."""
     plans = model.__dict__.get("_json_plans") or _plans(model)
     try:
-        reader = plans.native_readers[cls, ignore_unknown]
+        reader = plans.native_readers[ignore_unknown][cls]
     except KeyError:
         reader = _build(model, plans, cls, ignore_unknown)
     except TypeError:  # an unhashable cls (a typing construct): the reference says
@@ -66,25 +67,26 @@ def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
 
 def _build(model: CodecModel, plans: _Plans, cls: Any, ignore: bool) -> Any:
     """The reader of ``cls`` (and of every contract it reaches), or ``None``."""
-    readers = plans.native_readers
+    readers = plans.native_readers[ignore]
     with plans.lock:
-        key = (cls, ignore)
-        if key in readers:
-            return readers[key]
+        if cls in readers:
+            return readers[cls]
         reach = _reachable(model, cls)
         if reach is None:
-            readers[key] = None
+            readers[cls] = None
             return None
         from .._native import engine
 
         mod = engine()
         assert mod is not None
-        made = {c: readers.get((c, ignore)) or mod.JsonReader() for c in reach}
+        made = {c: readers.get(c) or mod.JsonReader() for c in reach}
         for c, reader in made.items():
             if not reader.ready:
                 _setup(model, c, reader, made, ignore)
-        for c, reader in made.items():
-            readers[c, ignore] = reader
+        readers.update(made)
+        entry = model.__dict__.get("from_json")
+        if isinstance(entry, mod.JsonReadEntry):  # the model's from_json, in C
+            entry.bind(plans, plans.native_readers, mod.JsonReader)
         return made[cls]
 
 

@@ -1430,10 +1430,217 @@ static PyType_Spec reader_spec = {
     .slots = reader_slots,
 };
 
+/* ---- JsonReadEntry: a native model's from_json as a C callable ------------------
+ *
+ * TypeModel.from_json, its module's from_json and the reader look-up cost about as
+ * much as the C reader's whole read of a small message.  A JsonReadEntry shadows the
+ * method on the model (an instance attribute, as entry.c's Entry does for
+ * deserialize): from_json(cls, text[, ignore_unknown_fields=bool]) with a reader
+ * for cls in the tables it was bound to, while the model's _json_plans is still the
+ * object they belong to, runs the reader straight from the call; every other call,
+ * and every text the reader hands back, goes to the Python method, unchanged. */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *model_dict;      /* vars(model) */
+    PyObject *slow;            /* the shadowed Python method, bound to the model */
+    PyObject *plans;           /* the _json_plans object the tables belong to, or NULL */
+    PyObject *tables;          /* ({cls: JsonReader or None}, the same with ignore_unknown) */
+    PyObject *str_plans;
+    PyObject *str_ignore;
+    PyTypeObject *reader_type;
+} JsonReadEntry;
+
+static PyObject *rentry_slow(JsonReadEntry *self, PyObject *const *args, size_t nargsf,
+                             PyObject *kwnames) {
+    if (self->slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "from_json: the model is being torn down");
+        return NULL;
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *rentry_call(JsonReadEntry *self, PyObject *const *args, size_t nargsf,
+                             PyObject *kwnames) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 2 || self->plans == NULL || self->model_dict == NULL) {
+        return rentry_slow(self, args, nargsf, kwnames);
+    }
+    int ignore = 0;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
+        PyObject *v = args[nargs];
+        if (PyTuple_GET_SIZE(kwnames) != 1 || (v != Py_True && v != Py_False)
+            || (name != self->str_ignore
+                && !(PyUnicode_Check(name) && PyUnicode_Compare(name, self->str_ignore) == 0))) {
+            return rentry_slow(self, args, nargsf, kwnames);
+        }
+        ignore = v == Py_True;
+    }
+    PyObject *plans = PyDict_GetItemWithError(self->model_dict, self->str_plans);
+    if (plans != self->plans) {
+        if (PyErr_Occurred()) return NULL;
+        return rentry_slow(self, args, nargsf, kwnames);
+    }
+    PyObject *reader = PyDict_GetItemWithError(PyTuple_GET_ITEM(self->tables, ignore), args[0]);
+    if (reader == NULL || Py_TYPE(reader) != self->reader_type) {  /* None: not taken */
+        if (PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+            PyErr_Clear();  /* an unhashable cls: the method says what it is */
+        }
+        return rentry_slow(self, args, nargsf, kwnames);
+    }
+    Py_INCREF(reader);
+    PyObject *obj = reader_read((JsonReader *)reader, args[1]);
+    Py_DECREF(reader);
+    if (obj != Py_None) {
+        return obj;  /* the object, or NULL with an exception that must propagate */
+    }
+    Py_DECREF(obj);
+    return rentry_slow(self, args, nargsf, kwnames);
+}
+
+static PyObject *rentry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *model_dict, *slow;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "JsonReadEntry takes positional arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!O:JsonReadEntry", &PyDict_Type, &model_dict, &slow)) {
+        return NULL;
+    }
+    JsonReadEntry *self = (JsonReadEntry *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->vectorcall = (vectorcallfunc)rentry_call;
+    self->model_dict = Py_NewRef(model_dict);
+    self->slow = Py_NewRef(slow);
+    self->str_plans = PyUnicode_InternFromString("_json_plans");
+    self->str_ignore = PyUnicode_InternFromString("ignore_unknown_fields");
+    if (self->str_plans == NULL || self->str_ignore == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *rentry_bind(JsonReadEntry *self, PyObject *args) {
+    PyObject *plans, *tables, *reader_type;
+    if (!PyArg_ParseTuple(args, "OO!O!:bind", &plans, &PyTuple_Type, &tables, &PyType_Type,
+                          &reader_type)) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(tables) != 2 || !PyDict_CheckExact(PyTuple_GET_ITEM(tables, 0))
+        || !PyDict_CheckExact(PyTuple_GET_ITEM(tables, 1))) {
+        PyErr_SetString(PyExc_ValueError, "JsonReadEntry.bind: two dicts");
+        return NULL;
+    }
+    if (((PyTypeObject *)reader_type)->tp_dealloc != (destructor)reader_dealloc) {
+        PyErr_SetString(PyExc_TypeError, "JsonReadEntry.bind: the JsonReader type");
+        return NULL;
+    }
+    Py_XSETREF(self->plans, Py_NewRef(plans));
+    Py_XSETREF(self->tables, Py_NewRef(tables));
+    Py_XSETREF(self->reader_type, (PyTypeObject *)Py_NewRef(reader_type));
+    Py_RETURN_NONE;
+}
+
+static PyObject *rentry_wrapped(JsonReadEntry *self, void *closure) {
+    if (self->slow == NULL) Py_RETURN_NONE;
+    return Py_NewRef(self->slow);
+}
+
+static PyObject *rentry_attr_of_slow(JsonReadEntry *self, void *closure) {
+    if (self->slow == NULL) Py_RETURN_NONE;
+    return PyObject_GetAttrString(self->slow, (const char *)closure);
+}
+
+static PyObject *rentry_repr(JsonReadEntry *self) {
+    return PyUnicode_FromFormat("<native entry point of %R>", self->slow);
+}
+
+static int rentry_traverse(JsonReadEntry *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->model_dict);
+    Py_VISIT(self->slow);
+    Py_VISIT(self->plans);
+    Py_VISIT(self->tables);
+    Py_VISIT(self->reader_type);
+    return 0;
+}
+
+static int rentry_clear(JsonReadEntry *self) {
+    Py_CLEAR(self->model_dict);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->plans);
+    Py_CLEAR(self->tables);
+    Py_CLEAR(self->reader_type);
+    return 0;
+}
+
+static void rentry_dealloc(JsonReadEntry *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    rentry_clear(self);
+    Py_CLEAR(self->str_plans);
+    Py_CLEAR(self->str_ignore);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef rentry_methods[] = {
+    {"bind", (PyCFunction)rentry_bind, METH_VARARGS,
+     "bind(plans, tables, reader_type): take the readers of tables (two dicts by "
+     "ignore_unknown_fields) while the model's _json_plans is plans"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef rentry_getset[] = {
+    {"__wrapped__", (getter)rentry_wrapped, NULL, "the Python method", NULL},
+    {"__doc__", (getter)rentry_attr_of_slow, NULL, NULL, "__doc__"},
+    {"__name__", (getter)rentry_attr_of_slow, NULL, NULL, "__name__"},
+    {"__qualname__", (getter)rentry_attr_of_slow, NULL, NULL, "__qualname__"},
+    {"__self__", (getter)rentry_attr_of_slow, NULL, "the model", "__self__"},
+    {"__func__", (getter)rentry_attr_of_slow, NULL, "the TypeModel method", "__func__"},
+    {"__module__", (getter)rentry_attr_of_slow, NULL, NULL, "__module__"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef rentry_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonReadEntry, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot rentry_slots[] = {
+    {Py_tp_dealloc, rentry_dealloc},
+    {Py_tp_repr, rentry_repr},
+    {Py_tp_traverse, rentry_traverse},
+    {Py_tp_clear, rentry_clear},
+    {Py_tp_methods, rentry_methods},
+    {Py_tp_getset, rentry_getset},
+    {Py_tp_members, rentry_members},
+    {Py_tp_new, rentry_new},
+    {Py_tp_call, PyVectorcall_Call},
+    {0, NULL},
+};
+
+static PyType_Spec rentry_spec = {
+    .name = "protoattr._native._engine.JsonReadEntry",
+    .basicsize = sizeof(JsonReadEntry),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = rentry_slots,
+};
+
 int engine_add_json_read(PyObject *module) {
     PyObject *tp = PyType_FromModuleAndSpec(module, &reader_spec, NULL);
     if (tp == NULL) return -1;
     int r = PyModule_AddObjectRef(module, "JsonReader", tp);
+    Py_DECREF(tp);
+    if (r < 0) return -1;
+    tp = PyType_FromModuleAndSpec(module, &rentry_spec, NULL);
+    if (tp == NULL) return -1;
+    r = PyModule_AddObjectRef(module, "JsonReadEntry", tp);
     Py_DECREF(tp);
     return r;
 }
