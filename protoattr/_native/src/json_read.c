@@ -146,6 +146,19 @@ static int jr_string(JCtx *c, const char **s, Py_ssize_t *n, int *ascii, int *ra
     const unsigned char *p = c->p + 1, *end = c->end;
     unsigned char high = 0;
     const unsigned char *start = p;
+    /* eight bytes at a time while none is '"', '\\' or a control character */
+    uint64_t high8 = 0;
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t q = w ^ 0x2222222222222222ull, b = w ^ 0x5C5C5C5C5C5C5C5Cull;
+        uint64_t hit = ((q - 0x0101010101010101ull) & ~q) | ((b - 0x0101010101010101ull) & ~b)
+                       | ((w - 0x2020202020202020ull) & ~w);
+        if (hit & 0x8080808080808080ull) break;
+        high8 |= w;
+        p += 8;
+    }
+    if (high8 & 0x8080808080808080ull) high = 0x80;
     while (p < end) {
         unsigned char ch = *p;
         if (ch == '"') {
@@ -888,7 +901,7 @@ static Py_ssize_t find_key(const JsonReader *r, const char *s, Py_ssize_t n, Py_
     for (Py_ssize_t j = 0, i = *hint; j < nk; j++, i++) {
         if (i >= nk) i = 0;
         const JKey *k = &r->keys[i];
-        if (k->n == n && memcmp(k->s, s, (size_t)n) == 0) {
+        if (k->n == n && (n == 0 || (k->s[0] == s[0] && memcmp(k->s, s, (size_t)n) == 0))) {
             *hint = i + 1;
             return k->field;
         }
