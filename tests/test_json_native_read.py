@@ -538,3 +538,16 @@ def test_the_c_entry_point_hands_unusual_calls_to_the_method() -> None:
             except Exception as exc:  # the same exception either way
                 outcomes.append((type(exc).__name__, str(exc)))
         assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("at", range(0, 19))
+def test_long_strings_are_scanned_exactly(at: int) -> None:
+    """The string scan takes eight bytes at a time: every special byte at every offset."""
+    pad = "abcdefghijklmnopqrstuvwxyz"
+    specials = [("\\n", True), ('\\"', True), ("\u00e9", True), ("\U0001f600", True)]
+    specials += [("\t", False), ("\x01", False), ("\\ud800", False), ("\x7f", True)]
+    for special, taken in specials:
+        text = '{"text": "' + pad[:at] + special + pad[at:] + '"}'
+        same(All, text, taken=taken)
+        same(All, text.encode("utf-8", "surrogatepass"))
+        same(All, '{"nope": "' + pad[:at] + special + '", "text": "x"}', True, taken=taken)
