@@ -551,3 +551,44 @@ def test_long_strings_are_scanned_exactly(at: int) -> None:
         same(All, text, taken=taken)
         same(All, text.encode("utf-8", "surrogatepass"))
         same(All, '{"nope": "' + pad[:at] + special + '", "text": "x"}', True, taken=taken)
+
+
+@proto_contract
+@dataclasses.dataclass
+class Wrapped:
+    i: pa.wrappers.Int32Value = field(1, default=None)
+    u: pa.wrappers.UInt64Value = field(2, default=None)
+    d: pa.wrappers.DoubleValue = field(3, default=None)
+    f: pa.wrappers.FloatValue = field(4, default=None)
+    b: pa.wrappers.BoolValue = field(5, default=None)
+    s: pa.wrappers.StringValue = field(6, default=None)
+    y: pa.wrappers.BytesValue = field(7, default=None)
+    many: list[pa.wrappers.Int64Value] = field(8, default_factory=list)
+    by_key: dict[str, pa.wrappers.StringValue] = field(9, default_factory=dict)
+    inner: Inner | None = field(10, default=None)
+
+
+WRAPPED: list[tuple[str, bool]] = [
+    ('{"i": 5, "u": "18446744073709551615", "d": "NaN", "f": 0.1, "b": false}', True),
+    ('{"s": "x", "y": "AP8=", "many": ["1", 2], "byKey": {"a": "b"}}', True),
+    ('{"i": null, "s": null, "many": null}', True),
+    ('{"i": 2147483648}', False), ('{"i": "1e2"}', True), ('{"b": 0}', False),
+    ('{"many": [null]}', False), ('{"byKey": {"a": null}}', False), ('{"s": "\\ud800"}', False),
+    ('{"y": "A"}', False), ('{"i": {"value": 1}}', False), ('{"f": 3.4028235e38}', True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "taken"), WRAPPED)
+def test_wrappers_read_as_their_bare_values(text: str, taken: bool) -> None:
+    same(Wrapped, text, taken=taken)
+    obj = Wrapped(1, 2, 0.5, 1.5, True, "s", b"b", [0, -1], {"k": ""}, Inner())
+    for options in OPTIONS:
+        same(Wrapped, PY.to_json(obj, **options), taken=True)
+
+
+def test_a_wrapper_is_a_level_of_nesting() -> None:
+    for max_depth in (1, 2, 3):
+        nat = pa.TypeModel(backend="native", max_depth=max_depth)
+        py = pa.TypeModel(backend="python", max_depth=max_depth)
+        for text in ('{"i": 1}', '{"many": ["1"]}', '{"byKey": {"a": "b"}}', '{"inner": {}}'):
+            assert _outcome(nat, Wrapped, text, False) == _outcome(py, Wrapped, text, False)

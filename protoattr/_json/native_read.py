@@ -102,7 +102,7 @@ def _reachable(model: CodecModel, cls: Any) -> list[type] | None:
             return None
         seen[c] = None
         for f in model.info(c).fields:
-            if f.value.kind is Kind.MESSAGE:
+            if f.value.kind is Kind.MESSAGE and _wrapper_kind(f.value) is None:
                 todo.append(f.value.py_type)
     return list(seen)
 
@@ -136,7 +136,28 @@ def _field_unsupported(f: FieldInfo) -> bool:
     return _value_unsupported(f.value)
 
 
+def _wrapper_kind(vt: ValueType) -> Kind | None:
+    """The value kind of a wrapper field (``pa.wrappers.Int32Value``...), read as its bare
+    value by the reference's own wrapper form; ``None`` for anything else."""
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    if vt.kind is not Kind.MESSAGE or vt.py_type not in _wkt.WRAPPER_CLASSES:
+        return None
+    form = _jsonforms.form_for(_form_key(vt))
+    if form is None or form[1].__module__ != wkt.__name__ or _form_key(vt) is not vt.py_type:
+        return None
+    if not form[1].__qualname__.startswith("wrapper_form."):
+        return None
+    for name, (contract, _) in _wkt.WRAPPERS.items():
+        if contract is vt.py_type:
+            return wkt._WRAPPER_KINDS[name]
+    return None
+
+
 def _value_unsupported(vt: ValueType) -> bool:
+    if _wrapper_kind(vt) is not None:
+        return False
     if vt.domain is not None or vt.decode_with is not None or vt.kind not in _KINDS:
         return True
     if vt.kind in (Kind.TIMESTAMP, Kind.DURATION):
@@ -186,9 +207,14 @@ def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ign
 
 
 def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
+    """``(kind, sub reader, enum names, enum numbers, closed, a message of its own)``: the
+    last for a wrapper's bare value (a level of nesting, as Timestamp's text is)."""
+    wrapped = _wrapper_kind(vt)
+    if wrapped is not None:
+        return (_KINDS[wrapped], None, None, None, False, True)
     kind = vt.kind
     if kind is Kind.MESSAGE:
-        return (_KINDS[kind], made[vt.py_type], None, None, False)  # type: ignore[index]
+        return (_KINDS[kind], made[vt.py_type], None, None, False, False)  # type: ignore[index]
     if kind is Kind.ENUM:
         names = plans.enum_names(vt.py_type)
         return (
@@ -197,8 +223,9 @@ def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
             tuple((n.encode("utf-8", "surrogatepass"), m) for n, m in names.by_name.items()),
             dict(names.by_number),
             vt.closed,
+            False,
         )
-    return (_KINDS[kind], None, None, None, False)
+    return (_KINDS[kind], None, None, None, False, kind in (Kind.TIMESTAMP, Kind.DURATION))
 
 
 def _fill(f: FieldInfo) -> tuple[int, Any]:

@@ -38,6 +38,8 @@ typedef struct {
     PyObject *names;           /* ENUM: tuple of (name as UTF-8 bytes, member) */
     PyObject *numbers;         /* ENUM: {number: member} */
     int closed;                /* ENUM: unknown numbers are errors */
+    int own_level;             /* a message's form (Timestamp, a wrapper's bare value):
+                                  a level of nesting of its own */
 } JVal;
 
 typedef struct {
@@ -651,6 +653,9 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     int ascii, raw;
     Num num;
     PyObject *x = NULL;
+    if (v->own_level && depth + 1 >= c->max_depth) {
+        return -1;  /* a message of its own: the reference checks depth + 1 */
+    }
     switch (v->kind) {
     case K_MESSAGE:
         if (ch != '{') return -1;
@@ -750,8 +755,7 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
         break;
     }
     case K_TIMESTAMP: case K_DURATION:
-        /* a message of its own: the reference checks depth + 1 */
-        if (ch != '"' || depth + 1 >= c->max_depth) return -1;
+        if (ch != '"') return -1;
         if (jr_string(c, &s, &n, &ascii, &raw) < 0 || !ascii) return -1;
         x = v->kind == K_TIMESTAMP ? timestamp_of(c, s, n) : duration_of(c, s, n);
         break;
@@ -1199,9 +1203,9 @@ static PyObject *none_null(PyObject *o) {
     return o;
 }
 
-/* (kind, sub, names, numbers, closed) */
+/* (kind, sub, names, numbers, closed, own_level) */
 static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 5) {
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 6) {
         PyErr_SetString(PyExc_ValueError, "json reader: bad value spec");
         return -1;
     }
@@ -1210,6 +1214,7 @@ static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
     v->names = none_null(PyTuple_GET_ITEM(spec, 2));
     v->numbers = none_null(PyTuple_GET_ITEM(spec, 3));
     v->closed = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4));
+    v->own_level = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
     if (PyErr_Occurred()) return -1;
     PyTypeObject *tp = Py_TYPE(self);
     if (v->kind == K_MESSAGE && (v->sub == NULL || Py_TYPE(v->sub) != tp)) {
