@@ -59,10 +59,24 @@ def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
     try:
         reader = plans.native_readers[ignore_unknown][cls]
     except KeyError:
-        reader = _build(model, plans, cls, ignore_unknown)
+        return _first_read(model, plans, cls, text, ignore_unknown)
     except TypeError:  # an unhashable cls (a typing construct): the reference says
         return None
+    if reader is None:
+        return None
+    entry: Any = model.__dict__.get("from_json")
+    if entry.__class__ is _ENTRY[0] and entry.plans is plans:
+        return None  # the model's C entry point ran this reader already: the reference's turn
+    return reader.read(text)
+
+
+def _first_read(model: CodecModel, plans: _Plans, cls: Any, text: Any, ignore: bool) -> Any:
+    reader = _build(model, plans, cls, ignore)
     return None if reader is None else reader.read(text)
+
+
+#: the engine's JsonReadEntry type, once a reader was built
+_ENTRY: list[Any] = [None]
 
 
 def _build(model: CodecModel, plans: _Plans, cls: Any, ignore: bool) -> Any:
@@ -84,6 +98,7 @@ def _build(model: CodecModel, plans: _Plans, cls: Any, ignore: bool) -> Any:
             if not reader.ready:
                 _setup(model, c, reader, made, ignore)
         readers.update(made)
+        _ENTRY[0] = mod.JsonReadEntry
         entry = model.__dict__.get("from_json")
         if isinstance(entry, mod.JsonReadEntry):  # the model's from_json, in C
             entry.bind(plans, plans.native_readers, mod.JsonReader)

@@ -97,6 +97,7 @@ class JsonReadEntry:
     """A native model's from_json in C (json_read.c)."""
 
     __wrapped__: Callable[..., Any]
+    plans: Any
     def __init__(self, model_dict: dict[str, Any], slow: Callable[..., Any], /) -> None: ...
     def bind(
         self, plans: Any, tables: tuple[dict[Any, Any], dict[Any, Any]], reader_type: type, /

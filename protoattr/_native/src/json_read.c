@@ -1568,6 +1568,11 @@ static PyObject *rentry_wrapped(JsonReadEntry *self, void *closure) {
     return Py_NewRef(self->slow);
 }
 
+static PyObject *rentry_plans(JsonReadEntry *self, void *closure) {
+    if (self->plans == NULL) Py_RETURN_NONE;
+    return Py_NewRef(self->plans);
+}
+
 static PyObject *rentry_attr_of_slow(JsonReadEntry *self, void *closure) {
     if (self->slow == NULL) Py_RETURN_NONE;
     return PyObject_GetAttrString(self->slow, (const char *)closure);
@@ -1615,6 +1620,7 @@ static PyMethodDef rentry_methods[] = {
 
 static PyGetSetDef rentry_getset[] = {
     {"__wrapped__", (getter)rentry_wrapped, NULL, "the Python method", NULL},
+    {"plans", (getter)rentry_plans, NULL, "the _json_plans its tables belong to, or None", NULL},
     {"__doc__", (getter)rentry_attr_of_slow, NULL, NULL, "__doc__"},
     {"__name__", (getter)rentry_attr_of_slow, NULL, NULL, "__name__"},
     {"__qualname__", (getter)rentry_attr_of_slow, NULL, NULL, "__qualname__"},
