@@ -592,3 +592,11 @@ def test_a_wrapper_is_a_level_of_nesting() -> None:
         py = pa.TypeModel(backend="python", max_depth=max_depth)
         for text in ('{"i": 1}', '{"many": ["1"]}', '{"byKey": {"a": "b"}}', '{"inner": {}}'):
             assert _outcome(nat, Wrapped, text, False) == _outcome(py, Wrapped, text, False)
+
+
+def test_a_text_handed_back_is_read_in_c_once() -> None:
+    same(All, "{}", taken=True)
+    before = _fallbacks(All, False)
+    with pytest.raises(pa.DecodeError):
+        NAT.from_json(All, '{"nope": 1}')
+    assert _fallbacks(All, False) == before + 1
