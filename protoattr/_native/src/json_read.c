@@ -56,6 +56,7 @@ typedef struct {
     char *s;
     Py_ssize_t n;
     Py_ssize_t field;
+    int plain;                 /* no '"', '\\' or control byte: the text spells it as is */
 } JKey;
 
 typedef struct JsonReader {
@@ -84,14 +85,13 @@ typedef struct {
 
 /* ---- lexing ------------------------------------------------------------------ */
 
+/* JSON's whitespace: ' ', '\t', '\n', '\r' (a table: one load and test per byte) */
+static const unsigned char WS[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+
 ENGINE_INLINE void ws(JCtx *c) {
-    while (c->p < c->end) {
-        unsigned char ch = *c->p;
-        if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t') {
-            return;
-        }
-        c->p++;
-    }
+    const unsigned char *p = c->p, *end = c->end;
+    while (p < end && WS[*p]) p++;
+    c->p = p;
 }
 
 static int lit(JCtx *c, const char *word, Py_ssize_t n) {
@@ -913,6 +913,26 @@ static Py_ssize_t find_key(const JsonReader *r, const char *s, Py_ssize_t n, Py_
     return -1;
 }
 
+/* The key at c->p when it is, byte for byte, one of the two the table expects next
+ * (the fields in order: after a field's JSON name comes its proto name, then the next
+ * field's): its field, the text past it, no scan.  -1 when it is not. */
+ENGINE_INLINE Py_ssize_t predicted_key(const JsonReader *r, JCtx *c, Py_ssize_t *hint,
+                                       const char **s, Py_ssize_t *n) {
+    const unsigned char *p = c->p;
+    for (Py_ssize_t i = *hint; i < *hint + 2 && i < r->nkeys; i++) {
+        const JKey *k = &r->keys[i];
+        if (k->plain && c->end - p > k->n + 1 && p[0] == '"' && p[k->n + 1] == '"'
+            && memcmp(p + 1, k->s, (size_t)k->n) == 0) {
+            *s = (const char *)p + 1;
+            *n = k->n;
+            *hint = i + 1;
+            c->p = p + k->n + 2;
+            return k->field;
+        }
+    }
+    return -1;
+}
+
 /* Complete `vals` with what absent fields become, and build the object with the
  * binary plan's constructor call. */
 static PyObject *jr_build(JCtx *c, JsonReader *r, PyObject **vals, Py_ssize_t depth) {
@@ -1051,10 +1071,15 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
             const char *s;
             Py_ssize_t kn;
             int ascii, raw;
-            if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &kn, &ascii, &raw) < 0) {
-                goto done;
+            Py_ssize_t idx = predicted_key(r, c, &hint, &s, &kn);
+            if (idx == -1) {
+                if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &kn, &ascii, &raw) < 0) {
+                    goto done;
+                }
+                idx = find_key(r, s, kn, &hint);
+            } else {
+                raw = 1;
             }
-            Py_ssize_t idx = find_key(r, s, kn, &hint);
             if (idx < 0) {
                 /* an extension "[...]", or an unknown field: the reference decides,
                  * unless it ignores unknown fields (then a key given twice is still
@@ -1322,6 +1347,11 @@ static PyObject *reader_setup(JsonReader *self, PyObject *args) {
         memcpy(self->keys[i].s, PyBytes_AS_STRING(b), (size_t)len);
         self->keys[i].n = len;
         self->keys[i].field = idx;
+        self->keys[i].plain = 1;
+        for (Py_ssize_t j = 0; j < len; j++) {
+            unsigned char ch = (unsigned char)self->keys[i].s[j];
+            if (ch == '"' || ch == '\\' || ch < 0x20) self->keys[i].plain = 0;
+        }
     }
     self->ready = 1;
     Py_RETURN_NONE;
