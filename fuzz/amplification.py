@@ -3,11 +3,13 @@
 ``python -m fuzz.amplification [KB] [--shapes a,b] [--runners r,s]`` decodes, each in a
 fresh process, inputs made of the cheapest possible messages repeated (``82 03 02 12
 00`` is TestAllTypesProto3's ``repeated_nested_message { corecursive {} }``: five
-bytes, two messages), a field unknown to the contract repeated, and deep chains
-repeated (protobuf merges each copy into the last), and prints per input and runner
-the time and the peak resident memory the decode added.  The runners are protoattr's
-two backends without a bound and with ``TypeModel(max_messages=10_000)``, and upb
-(``google.protobuf``, from the same schema).  docs/errors.md quotes its output.
+bytes, two messages), a field unknown to the contract repeated (also inside a
+message that is merged), and deep chains repeated (protobuf merges each copy into
+the last), and prints per input and runner the time (wall clock, and the process's
+CPU time, steadier on a loaded machine) and the peak resident memory the decode
+added.  The runners are protoattr's two backends without a bound and with
+``TypeModel(max_messages=10_000)``, and upb (``google.protobuf``, from the same
+schema).  docs/errors.md quotes its output.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ SHAPES = {
     "tree": "Tree.children: empty children, repeated (2 bytes each)",
     "empty_fields": "TestAllTypesProto3.repeated_nested_message {}, repeated (3 bytes each)",
     "unknown": "f2 01 00 (field 30, unknown to TestAllTypesProto3), repeated",
+    "merged_unknown": "optional_nested_message { f2 01 00 }, repeated (merged: unknown inside)",
     "recursive": "a 100-deep recursive_message chain, repeated (merged)",
     "corecursive": "a 98-deep optional_nested_message/corecursive chain, repeated (merged)",
 }
@@ -52,6 +55,7 @@ def _input(shape: str, size: int) -> tuple[type, bytes]:
         "nested": bytes.fromhex("8203021200"),
         "empty_fields": b"\x82\x03\x00",
         "unknown": bytes.fromhex("f20100"),
+        "merged_unknown": _len(18, bytes.fromhex("f20100")),
         "recursive": _chain(100, [27]),
         "corecursive": _chain(98, [2, 18]),
     }
@@ -59,9 +63,10 @@ def _input(shape: str, size: int) -> tuple[type, bytes]:
         unit = units[shape]
         return alltypes.TestAllTypesProto3, unit * (size // len(unit))
     if shape == "map":
-        parts, n = [], 0
-        while sum(map(len, parts)) < size:
+        parts, n, total = [], 0, 0
+        while total < size:  # (summing the parts at each step made this quadratic)
             parts.append(_len(71, _len(1, str(n).encode()) + _len(2, _len(2, b""))))
+            total += len(parts[-1])
             n += 1
         return alltypes.TestAllTypesProto3, b"".join(parts)
     return families.Tree, b"\x12\x00" * (size // 2)
@@ -101,24 +106,25 @@ def _measure(shape: str, size: int, runner: str) -> dict[str, object]:
 
     cls, data = _input(shape, size)
     if runner == "upb" and cls.__name__ != "TestAllTypesProto3":
-        return {"bytes": len(data), "memory": 0, "seconds": 0.0, "outcome": "n/a"}
+        return {"bytes": len(data), "memory": 0, "seconds": 0.0, "cpu": 0.0, "outcome": "n/a"}
     decode, error = _decoder(runner, cls)
     gc.collect()
     before = max(_rss(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     try:
         kept = decode(data)  # held while memory is measured
         outcome = "decoded"
     except error:
         kept = None
         outcome = "DecodeError"
-    took = time.perf_counter() - began
+    took, cpu = time.perf_counter() - began, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     del kept
     return {
         "bytes": len(data),
         "memory": max(peak - before, 0),
         "seconds": took,
+        "cpu": cpu,
         "outcome": outcome,
     }
 
@@ -136,7 +142,8 @@ def main(argv: list[str]) -> None:
     p.add_argument("--timeout", type=float, default=120.0)
     a = p.parse_args(argv)
     size = a.kb * 1000
-    print(f"{'input':<13}{'runner':<14}{'bytes':>11}{'peak memory':>13}{'ratio':>8}{'time':>10}")
+    head = f"{'input':<16}{'runner':<14}{'bytes':>11}{'peak memory':>13}{'ratio':>8}"
+    print(f"{head}{'time':>10}{'cpu':>10}")
     for shape in a.shapes.split(","):
         for runner in a.runners.split(","):
             try:
@@ -145,14 +152,15 @@ def main(argv: list[str]) -> None:
                     capture_output=True, text=True, check=True, timeout=a.timeout,
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
-                print(f"{shape:<13}{runner:<14}{'':>11}{'':>13}{'':>8}  >{a.timeout:.0f}s")
+                print(f"{shape:<16}{runner:<14}{'':>11}{'':>13}{'':>8}  >{a.timeout:.0f}s")
                 continue
             r = json.loads(out.stdout)
             if r["outcome"] == "n/a":
                 continue
             print(
-                f"{shape:<13}{runner:<14}{r['bytes']:>11,}{r['memory'] / 1e6:>11.1f}MB"
-                f"{r['memory'] / r['bytes']:>7.0f}x{r['seconds']:>9.4f}s  {r['outcome']}"
+                f"{shape:<16}{runner:<14}{r['bytes']:>11,}{r['memory'] / 1e6:>11.1f}MB"
+                f"{r['memory'] / r['bytes']:>7.0f}x{r['seconds']:>9.4f}s{r['cpu']:>9.4f}s"
+                f"  {r['outcome']}"
             )
 
 

@@ -84,7 +84,7 @@ def test_every_exported_name_exists() -> None:
 
 
 #: submodules with public names of their own (``pa.grpc``, which needs grpcio)
-SUBMODULES = {"grpc"}
+SUBMODULES = {"grpc", "mypy"}  # mypy: the plugin, imported by mypy (and by tests running it)
 
 
 def test_no_public_name_escapes_all() -> None:
@@ -97,11 +97,13 @@ def test_the_grpc_submodule_is_imported_on_first_use() -> None:
 
     assert pa.grpc is protoattr.grpc
     assert set(protoattr.grpc.__all__) == {
+        "AsyncClient",
         "AsyncResponseStream",
         "CallContext",
         "ResponseStream",
         "ServiceError",
         "add_service",
+        "aio_client",
         "client",
         "descriptor_pool",
         "enable_reflection",

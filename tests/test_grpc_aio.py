@@ -94,6 +94,31 @@ def test_all_four_shapes(kind: str) -> None:
     run(kind, body)
 
 
+def test_aio_client_is_the_async_client_typed_as_one() -> None:
+    """Issue 22.9: ``aio_client`` calls as ``client`` does over aio, with its own type."""
+
+    async def body(impl: Any, channel: grpc.aio.Channel) -> None:
+        client = pg.aio_client(Warehouse, channel, timeout=TIMEOUT)
+        assert isinstance(client, pg.AsyncClient)
+        assert isinstance(pg.client(Warehouse, channel), pg.AsyncClient)  # the same kind of client
+        context = pa.CallContext(metadata=[("x-user", "ada")])
+        item = await client.get(Query(id=7, size=2), context, timeout=TIMEOUT)
+        assert item.name == "hello ada"
+        got = [i.id async for i in client.list_items(Query(count=3), timeout=TIMEOUT)]
+        assert got == [0, 1, 2]
+        assert (await client.upload(items(3))).total == 3
+        assert [r.id async for r in client.converse(items(2))] == [0, 2]
+        with pytest.raises(AttributeError, match=f"{SERVICE} has no RPC 'nothing'"):
+            client.nothing  # noqa: B018
+
+    run("protoattr", body)
+    with (
+        grpc.insecure_channel("127.0.0.1:1") as sync_channel,
+        pytest.raises(TypeError, match=r"aio_client\(\) takes a grpc\.aio\.Channel, not"),
+    ):
+        pg.aio_client(Warehouse, sync_channel)
+
+
 @both
 def test_status_deadline_and_size_limit(kind: str) -> None:
     async def body(impl: Any, channel: grpc.aio.Channel) -> None:

@@ -31,7 +31,7 @@ LAYERS: list[set[str]] = [
     {"_schema", "_stream", "_aot", "_raw", "_cli_frames"},
     {"_text"},
     {"_typemodel"},
-    {"wrappers", "bcl", "grpc", "_cli"},
+    {"wrappers", "bcl", "grpc", "_cli", "mypy"},
     {"__init__", "__main__"},
 ]
 RANK = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}

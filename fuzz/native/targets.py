@@ -349,7 +349,13 @@ def _binary_seeds() -> dict[str, list[bytes]]:
             py.serialize(Proto2("k", Level.MID, Inner("i", 2), 60, "MX", [Level.LOW, Level.HIGH])),
             py.serialize(Proto2("", Level.LOW, Inner())),
         ],
-        "recursive": [py.serialize(node), py.serialize(Node())],
+        "recursive": [
+            py.serialize(node),
+            py.serialize(Node()),
+            # next { 30: "" } twice, next { next { 30: "" } } twice, ...: merged, with
+            # unknown fields one and two deep (the pending unknown fields of decode.c)
+            bytes.fromhex("1a03f20100 1a03f20100 1a051a03f20100 1a051a03f20100 1a03f20100"),
+        ],
         "groups": [
             py.serialize(
                 Grouped(

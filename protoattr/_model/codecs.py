@@ -127,9 +127,10 @@ class Codec:
         self._info: ContractInfo | None = None
         self.encode: Callable[[Any], bytes] = self._lazy_encode
         self.decode: Callable[[bytes, int, int, int, Any], Any] = self._lazy_decode
-        #: (buf, pos, end, depth, obj) -> obj: the generated Python codecs' merge into
-        #: an object the decode built (always Python: the engine merges in place itself)
-        self.merge: Callable[[bytes, int, int, int, Any], Any] = self._lazy_merge
+        #: (buf, pos, end, depth, obj, pend) -> obj: the generated Python codecs' merge
+        #: into an object the decode built (always Python: the engine merges in place
+        #: itself); pend: the decode's list of pending unknown fields
+        self.merge: Callable[[bytes, int, int, int, Any, list[Any]], Any] = self._lazy_merge
 
     @property
     def compiled(self) -> bool:
@@ -163,9 +164,11 @@ class Codec:
         self._model._install(self)
         return self.decode(buf, pos, end, depth, base)
 
-    def _lazy_merge(self, buf: bytes, pos: int, end: int, depth: int, obj: Any) -> Any:
+    def _lazy_merge(
+        self, buf: bytes, pos: int, end: int, depth: int, obj: Any, pend: list[Any]
+    ) -> Any:
         self.merge = self._model._python_merge(self)
-        return self.merge(buf, pos, end, depth, obj)
+        return self.merge(buf, pos, end, depth, obj, pend)
 
     def __repr__(self) -> str:
         state = "compiled" if self.compiled else "lazy"

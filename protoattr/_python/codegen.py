@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import struct
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .._core import bcl as _bcl
@@ -628,6 +630,11 @@ class _Generator:
             src.dedent()
         if hier:
             src("cls_ = _cls  # the class to build: the deepest subtype present")
+        pending = any(
+            self.merges_field_in_place(f) for level in levels for f in self.ctx.own_fields(level)
+        )
+        if pending:
+            src("pend = None  # what merges in place left pending (_runtime.unknown_pending)")
         src("if base is None:")
         with src.indent():
             src("pass")
@@ -662,6 +669,11 @@ class _Generator:
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
         self._decode_errors_at_one_boundary(src)
+        if pending:  # bytes again, before any constructor sees the objects
+            self.ns["_flush_pending"] = _runtime.flush_pending
+            src("if pend:")
+            src.indent()("_flush_pending(pend)")
+            src.dedent()
         if hier:
             src("if cls_ is not _cls and base is None and not issubclass(cls_, _cls):")
             self.ns["_other_subtype"] = _runtime.other_subtype
@@ -688,6 +700,10 @@ class _Generator:
             return False
         return merges_in_place(self.ctx.info_for(cls), True)
 
+    def merges_field_in_place(self, f: FieldInfo) -> bool:
+        """Whether a later occurrence of ``f`` merges into the value this decode built."""
+        return takes_merge_in_place(f) and self.flat_in_place(f.value.py_type)
+
     def merger(self) -> list[str]:
         """``merge_<Name>(buf, pos, end, depth, obj)``: protobuf's merge of the message
         ``buf[pos:end]`` into ``obj``, an object of exactly this class that this decode
@@ -699,7 +715,7 @@ class _Generator:
         On failure ``obj`` may be half-merged: the decode that built it fails with it."""
         cls = self.info.cls
         src = _Source()
-        src(f"def merge_{self.ident}(buf, pos, end, depth, obj):")
+        src(f"def merge_{self.ident}(buf, pos, end, depth, obj, pend):")
         src.indent()
         if not self.flat_in_place(cls):
             src(f"return decode_{self.ident}(buf, pos, end, depth, obj)")
@@ -725,50 +741,21 @@ class _Generator:
             with src.indent():
                 if unknown is not None:
                     src("t0 = pos")
-                src("tag = buf[pos]")
-                src("pos += 1")
-                src("if tag >= 128:")
-                src.indent()("tag, pos = _rtag(buf, pos - 1)")
-                src.dedent()
-                skip = f"pos = _skip(buf, pos, end, tag, depth, {maxd})"
+                self._read_tag(src)
                 known = [t for f in fields for t, _ in self._field_decoders(f, "end", unknown, 0)]
-                self._skip_unknown_at_once(src, known, skip, unknown)
-                keyword = "if"
+                cases: list[tuple[int, Callable[[], None]]] = []
                 for f in fields:
-                    group = [f.name] + [
-                        g.name
-                        for g in fields
-                        if f.oneof is not None and g.oneof == f.oneof and g.name != f.name
-                    ]
                     for tag, lines in self._field_decoders(f, "end", unknown, 0):
-                        src(f"{keyword} tag == {tag}:")
-                        keyword = "elif"
-                        with src.indent():
-                            for name in group:
-                                src(f"f_{name} = obj.{name}")
-                            for line in lines:
-                                src(line)
-                            for name in group:
-                                src(f"_setattr(obj, {name!r}, f_{name})")
-                if keyword == "if":
-                    src(skip)
-                else:
-                    src("else:")
-                    src.indent()(skip)
-                if unknown is not None:
-                    self.ns["_ucat"] = _runtime.unknown_append
-                    src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
-                if keyword != "if":
-                    src.dedent()
+                        cases.append((tag, self._merge_case(src, f, fields, lines)))
+                self._dispatch(src, cases, known, "end", unknown)
             src("if pos != end:")
             src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
             src.dedent()
         self._decode_errors_at_one_boundary(src)
         if unknown is not None:
-            self.ns["_set_unknown"] = _runtime.set_unknown
+            self.ns["_upend"] = _runtime.unknown_pending
             src(f"if {unknown}:")
-            kept = f"({self.unknown_get(cls, 'obj')} or b'')"
-            src.indent()(f"_set_unknown(obj, {self.unknown_key(cls)!r}, {kept} + {unknown})")
+            src.indent()(f"_upend(obj, {self.unknown_key(cls)!r}, {unknown}, pend)")
             src.dedent()
         src("return obj")
         return src.lines
@@ -786,7 +773,6 @@ class _Generator:
 
     def _level_body(self, src: _Source, level: type, end: str, nesting: int) -> None:
         """Decode the fields of one hierarchy level from ``pos`` to ``end``."""
-        maxd = self.ctx.max_depth
         fields = self.ctx.own_fields(level)
         unknown = self.unknown_var(level) if self.preserve_unknown(level) else None
         # 1. fields in tag order, each tested once (repeated ones while they last)
@@ -808,56 +794,144 @@ class _Generator:
         with src.indent():
             if unknown is not None:
                 src("t0 = pos")
-            src("tag = buf[pos]")
-            src("pos += 1")
-            src("if tag >= 128:")
-            src.indent()("tag, pos = _rtag(buf, pos - 1)")
-            src.dedent()
+            self._read_tag(src)
             known = [t for f in fields for t, _ in self._field_decoders(f, end, unknown, 0)]
             known += [_wire.make_tag(t, 2) for t, _ in self.ctx.children_of(level)]
-            skip = f"pos = _skip(buf, pos, {end}, tag, depth, {maxd})"
-            self._skip_unknown_at_once(src, known, skip, unknown)
-            keyword = "if"
+            cases: list[tuple[int, Callable[[], None]]] = []
             for f in fields:
                 for tag, lines in self._field_decoders(f, end, unknown, 0):
-                    src(f"{keyword} tag == {tag}:")
-                    keyword = "elif"
-                    with src.indent():
-                        for line in lines:
-                            src(line)
+                    cases.append((tag, partial(self._lines_case, src, lines)))
             for subtag, sub in self.ctx.children_of(level):
-                src(f"{keyword} tag == {_wire.make_tag(subtag, 2)}:  # {sub.__qualname__}")
-                keyword = "elif"
+                case = partial(self._subtype_case, src, sub, end, nesting)
+                cases.append((_wire.make_tag(subtag, 2), case))
+            self._dispatch(src, cases, known, end, unknown)
+
+    @staticmethod
+    def _lines_case(src: _Source, lines: list[str]) -> None:
+        for line in lines:
+            src(line)
+
+    def _subtype_case(self, src: _Source, sub: type, end: str, nesting: int) -> None:
+        """A subtype's level: its fields, nested in this level's message."""
+        src(f"# {sub.__qualname__}")
+        sub_end = f"e{nesting + 1}"
+        head: list[str] = []
+        self._read_len(head, end, 0)
+        for line in head:
+            src(line)
+        src(f"{sub_end} = e")
+        level_name = self.const(sub, "level")
+        # the requested class is the least we build; deeper data wins
+        src(f"if not issubclass(cls_, {level_name}):")
+        src.indent()(f"cls_ = {level_name}")
+        src.dedent()
+        self._level_body(src, sub, sub_end, nesting + 1)
+        # the level's last value must end exactly where its length said
+        src(f"if pos != {sub_end}:")
+        src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
+        src.dedent()
+
+    def _merge_case(
+        self, src: _Source, f: FieldInfo, fields: list[FieldInfo], lines: list[str]
+    ) -> Callable[[], None]:
+        """The body of one tag in ``merge_``: read into ``obj``'s attributes."""
+        group = [f.name] + [
+            g.name
+            for g in fields
+            if f.oneof is not None and g.oneof == f.oneof and g.name != f.name
+        ]
+
+        if len(group) == 1 and self.merges_field_in_place(f):
+            assert f.value.py_type is not None
+            codec, cls = self.codec(f.value.py_type), self.const(f.value.py_type, "cls")
+            head: list[str] = []
+            self._read_len(head, "end", 0)
+            own = [
+                "m0 = obj." + f.name,  # merged where it is: no attribute set
+                "if m0.__class__ is " + cls + ":",
+                f"    {codec}.merge(buf, pos, e, depth + 1, m0, pend)",
+                "else:",
+                f"    _setattr(obj, {f.name!r}, {codec}.decode(buf, pos, e, depth + 1, m0))",
+                "pos = e",
+            ]
+            return partial(self._lines_case, src, head + own)
+        # one set of locals for every case: a frame with a local per field (a hundred)
+        # made a deep chain of merges cost 3 us per level in CPython's frame stack
+        local = {name: f"m{i}" for i, name in enumerate(group)}
+        pattern = re.compile(r"\bf_(" + "|".join(map(re.escape, group)) + r")\b")
+        renamed = [pattern.sub(lambda m: local[m.group(1)], line) for line in lines]
+
+        def emit() -> None:
+            for name in group:
+                src(f"{local[name]} = obj.{name}")
+            for line in renamed:
+                src(line)
+            for name in group:
+                src(f"_setattr(obj, {name!r}, {local[name]})")
+
+        return emit
+
+    def _read_tag(self, src: _Source) -> None:
+        """``tag`` from ``pos``: one- and two-byte tags (fields 1 to 2047) inline."""
+        src("tag = buf[pos]")
+        src("pos += 1")
+        src("if tag >= 128:")
+        with src.indent():
+            src("if buf[pos] < 128:")
+            src.indent()("tag = (tag & 127) | buf[pos] << 7")
+            src("pos += 1")
+            src.dedent()
+            src("else:")
+            src.indent()("tag, pos = _rtag(buf, pos - 1)")
+            src.dedent()
+
+    def _dispatch(
+        self,
+        src: _Source,
+        cases: list[tuple[int, Callable[[], None]]],
+        known: list[int],
+        end: str,
+        unknown: str | None,
+    ) -> None:
+        """The tests of the general loop: a chain of ``tag ==`` tests, with anything else
+        skipped (and kept, where unknown fields are).  With more than eight known tags
+        an unknown one is skipped at once and the known ones are found by halving the
+        range of tags (a contract of a hundred fields: seven tests, not fifty)."""
+        if len(known) > 8:
+            self._skip_unknown_at_once(src, known, end, unknown)
+            first: dict[int, Callable[[], None]] = {}
+            for tag, emit in cases:
+                first.setdefault(tag, emit)  # the chain's rule: the first case of a tag
+            self._split(src, sorted(first.items()))
+            return
+        keyword = "if"
+        for tag, emit in cases:
+            src(f"{keyword} tag == {tag}:")
+            keyword = "elif"
+            with src.indent():
+                emit()
+        if keyword != "if":
+            src("else:")
+            src.indent()
+        self._skip_and_keep(src, end, unknown)
+        if keyword != "if":
+            src.dedent()
+
+    def _split(self, src: _Source, cases: list[tuple[int, Callable[[], None]]]) -> None:
+        """Tests for ``cases`` (sorted by tag), every tag reaching them being one of theirs."""
+        if len(cases) <= 4:
+            for i, (tag, emit) in enumerate(cases):
+                src(f"{'if' if i == 0 else 'elif'} tag == {tag}:")
                 with src.indent():
-                    sub_end = f"e{nesting + 1}"
-                    head: list[str] = []
-                    self._read_len(head, end, 0)
-                    for line in head:
-                        src(line)
-                    src(f"{sub_end} = e")
-                    level_name = self.const(sub, "level")
-                    # the requested class is the least we build; deeper data wins
-                    src(f"if not issubclass(cls_, {level_name}):")
-                    src.indent()(f"cls_ = {level_name}")
-                    src.dedent()
-                    self._level_body(src, sub, sub_end, nesting + 1)
-                    # the level's last value must end exactly where its length said
-                    src(f"if pos != {sub_end}:")
-                    src.indent()(f"raise _truncated({self.qual!r}, pos, {sub_end})")
-                    src.dedent()
-            if keyword == "if":
-                src(skip)
-            else:
-                src("else:")
-                src.indent()(skip)
-                src.dedent()
-            if unknown is not None:
-                if keyword != "if":
-                    src.indent()
-                self.ns["_ucat"] = _runtime.unknown_append
-                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
-                if keyword != "if":
-                    src.dedent()
+                    emit()
+            return
+        half = len(cases) // 2
+        src(f"if tag < {cases[half][0]}:")
+        with src.indent():
+            self._split(src, cases[:half])
+        src("else:")
+        with src.indent():
+            self._split(src, cases[half:])
 
     def _initial(self, f: FieldInfo) -> str:
         if f.label is Label.REPEATED:
@@ -947,7 +1021,7 @@ class _Generator:
         src.dedent()
 
     def _skip_unknown_at_once(
-        self, src: _Source, known: list[int], skip: str, unknown: str | None
+        self, src: _Source, known: list[int], end: str, unknown: str | None
     ) -> None:
         """With more than eight known tags, an unknown field skips the chain of tests that
         follows at once (and is kept, where unknown fields are)."""
@@ -955,11 +1029,27 @@ class _Generator:
             return
         src(f"if tag not in {self.const(frozenset(known), 'known')}:")
         with src.indent():
-            src(skip)
-            if unknown is not None:
-                self.ns["_ucat"] = _runtime.unknown_append
-                src(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+            self._skip_and_keep(src, end, unknown)
             src("continue")
+
+    def _skip_and_keep(self, src: _Source, end: str, unknown: str | None) -> None:
+        """Skip an unknown field (and keep it, where unknown fields are): a short
+        length-delimited one inline, anything else (and every error) by ``_skip``."""
+        skip = f"pos = _skip(buf, pos, {end}, tag, depth, {self.ctx.max_depth})"
+        src(f"if tag & 7 == 2 and tag > 7 and buf[pos] < 128 and pos + 1 + buf[pos] <= {end}:")
+        src.indent()("pos += 1 + buf[pos]")
+        src.dedent()
+        src("else:")
+        src.indent()(skip)
+        src.dedent()
+        if unknown is not None:
+            self.ns["_ucat"] = _runtime.unknown_append
+            src(f"if {unknown}.__class__ is bytearray:")
+            src.indent()(f"{unknown} += buf[t0:pos]")
+            src.dedent()
+            src("else:")
+            src.indent()(f"{unknown} = _ucat({unknown}, buf, t0, pos)")
+            src.dedent()
 
     def _field_decoders(
         self, f: FieldInfo, end: str, unknown: str | None, skip: int
@@ -996,7 +1086,7 @@ class _Generator:
         lines = self._decode_value(
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
             tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
-            in_place=takes_merge_in_place(f) and self.flat_in_place(f.value.py_type),
+            in_place=self.merges_field_in_place(f),
         )  # fmt: skip
         return [(single_tag, lines)]
 
@@ -1007,6 +1097,9 @@ class _Generator:
             f"n = buf[{at}]",
             "if n < 128:",
             f"    pos += {skip + 1}",
+            f"elif buf[{at} + 1] < 128:  # up to 16 kB",
+            f"    n = (n & 127) | buf[{at} + 1] << 7",
+            f"    pos += {skip + 2}",
             "else:",
             f"    n, pos = _rv(buf, {at})",
             "e = pos + n",
@@ -1110,8 +1203,11 @@ class _Generator:
                 merge = f"(None if {merge} is None else {to_wire}({merge}))"
             if in_place and merge is not None:  # the engine's takes_in_place
                 own = f"{self._own}{merge}.__class__ is {self.const(vt.py_type, 'cls')}"
-                fn = f"({codec}.merge if {own} else {codec}.decode)"
-                lines.append(store.format(f"{fn}(buf, pos, e, depth + 1, {merge})"))
+                # decode_ makes its list of pending unknown fields at its first merge
+                pend = "pend" if not self._own else "pend if pend is not None else (pend := [])"
+                merged = f"{codec}.merge(buf, pos, e, depth + 1, {merge}, {pend})"
+                fresh = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
+                lines.append(store.format(f"({merged} if {own} else {fresh})"))
             else:
                 lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:

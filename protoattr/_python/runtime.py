@@ -367,15 +367,15 @@ class _SideTable:
     """Unknown-field bytes of slotted objects, keyed by ``id`` and dropped with the object."""
 
     def __init__(self) -> None:
-        self._data: dict[tuple[int, str], tuple[weakref.ref[Any], bytes]] = {}
+        self._data: dict[tuple[int, str], tuple[weakref.ref[Any], bytes | bytearray]] = {}
 
     def get(self, obj: Any, key: str) -> bytes | None:
         entry = self._data.get((id(obj), key))
         if entry is not None and entry[0]() is obj:
-            return entry[1]
+            return entry[1]  # type: ignore[return-value]  # a bytearray only mid-decode
         return None
 
-    def set(self, obj: Any, key: str, data: bytes) -> None:
+    def set(self, obj: Any, key: str, data: bytes | bytearray) -> None:
         k = (id(obj), key)
         ref = weakref.ref(obj, lambda _, k=k: self._data.pop(k, None))  # type: ignore[misc]
         self._data[k] = (ref, data)
@@ -396,6 +396,33 @@ def unknown_append(kept: bytes | bytearray, buf: bytes, start: int, end: int | N
     return kept
 
 
+def unknown_pending(obj: Any, key: str, data: bytes | bytearray, pend: list[Any]) -> None:
+    """Append ``data`` to the unknown fields of ``obj``, an object a merge in place
+    reaches (so one this decode built), without copying those it keeps.
+
+    While the fresh decode that holds ``obj`` runs, ``obj`` keeps a bytearray that
+    grows in place, and ``pend`` (that decode's list) names it; :func:`flush_pending`
+    turns it back into bytes before that decode builds its own object.  Appending to
+    bytes copied everything kept so far at each merge: a nested message with an
+    unknown field, repeated n times, cost O(n^2).  The engine does the same."""
+    kept: Any = get_unknown(obj, key)  # bytes, or the bytearray of an earlier merge
+    if kept.__class__ is bytearray:
+        kept += data
+        return
+    grown = bytearray(kept or b"")
+    grown += data
+    set_unknown(obj, key, grown)
+    pend.append((obj, key))
+
+
+def flush_pending(pend: list[Any]) -> None:
+    """Turn the bytearrays :func:`unknown_pending` left into bytes, the form kept."""
+    for obj, key in pend:
+        kept: Any = get_unknown(obj, key)
+        if kept.__class__ is bytearray:
+            set_unknown(obj, key, bytes(kept))
+
+
 def get_unknown(obj: Any, key: str) -> bytes | None:
     """The unknown-field bytes kept for ``obj`` (``None`` when there are none)."""
     try:
@@ -404,8 +431,9 @@ def get_unknown(obj: Any, key: str) -> bytes | None:
         return _SIDE.get(obj, key)
 
 
-def set_unknown(obj: Any, key: str, data: bytes) -> None:
-    """Keep ``data`` as ``obj``'s unknown fields (works for frozen classes too)."""
+def set_unknown(obj: Any, key: str, data: bytes | bytearray) -> None:
+    """Keep ``data`` as ``obj``'s unknown fields (works for frozen classes too; a
+    bytearray only while a decode appends to it, see :func:`unknown_pending`)."""
     try:
         obj.__dict__[key] = data
     except AttributeError:

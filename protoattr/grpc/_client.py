@@ -9,12 +9,14 @@ the request (or an iterable / async iterable of requests), an optional
 ``credentials``).  Over a sync channel unary responses come back as objects
 and streams as :class:`ResponseStream`; over an aio channel unary methods
 are coroutines and streams :class:`AsyncResponseStream`.  A failed call
-raises :class:`ServiceError` with the status.
+raises :class:`ServiceError` with the status.  ``aio_client(Catalog, channel)``
+is the same over an aio channel, typed as :class:`AsyncClient` (the mypy
+plugin in :mod:`protoattr.mypy` gives its methods their async types).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 import grpc
@@ -24,7 +26,7 @@ from .._service import CallContext, Metadata, MethodInfo, _pairs, service_info
 from .._typemodel import TypeModel, default_model
 from ._errors import ServiceError
 
-__all__ = ["AsyncResponseStream", "ResponseStream", "client"]
+__all__ = ["AsyncClient", "AsyncResponseStream", "ResponseStream", "aio_client", "client"]
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -43,11 +45,52 @@ def client(
     Typed as the service itself, so a type checker checks requests and
     responses against the declaration.  (``service`` is annotated as a
     callable rather than ``type[S]`` because mypy refuses a Protocol class for
-    ``type[S]``.)
+    ``type[S]``.)  Over a ``grpc.aio`` channel it works as :func:`aio_client`
+    does, but is still typed as the sync declaration: call :func:`aio_client`
+    there, whose type says the methods are coroutines.
     """
+    result: S = _build("client", service, channel, model, timeout, metadata)
+    return result  # it has every method the declaration has
+
+
+def aio_client(
+    service: Callable[..., S],
+    channel: grpc.aio.Channel,
+    *,
+    model: TypeModel | None = None,
+    timeout: float | None = None,
+    metadata: Metadata | None = None,
+) -> AsyncClient[S]:
+    """A client of ``service`` over a ``grpc.aio`` channel: unary methods are coroutines,
+    streamed responses :class:`AsyncResponseStream`.
+
+    Its own type, :class:`AsyncClient` of the declaration, because no annotation
+    turns a declaration's methods into coroutines: with protoattr's mypy plugin
+    (``plugins = ["protoattr.mypy"]``) mypy sees each method's async form;
+    without it the methods are ``Any``.
+    """
+    if not isinstance(channel, grpc.aio.Channel):
+        raise TypeError(
+            f"aio_client() takes a grpc.aio.Channel, not {type(channel).__qualname__}: "
+            "use client() for a grpc.Channel"
+        )
+    result: AsyncClient[S] = _build("aio_client", service, channel, model, timeout, metadata)
+    return result
+
+
+def _build(
+    caller: str,
+    service: Callable[..., Any],
+    channel: grpc.Channel | grpc.aio.Channel,
+    model: TypeModel | None,
+    timeout: float | None,
+    metadata: Metadata | None,
+) -> Any:
+    """The client object: one attribute per RPC, on a class named for the service (an
+    :class:`AsyncClient` over aio, whichever function made it)."""
     if not isinstance(service, type):
         raise TypeError(
-            f"client() takes a class decorated with @protoattr.service, not {service!r}"
+            f"{caller}() takes a class decorated with @protoattr.service, not {service!r}"
         )
     info = service_info(service)
     model = default_model if model is None else model
@@ -62,12 +105,27 @@ def client(
         except TypeError:  # grpcio before 1.63 has no registered methods
             multicallable = make(path)
         methods[m.attr] = _voids(m, _method(m, multicallable, model, defaults, aio), aio)
-    stub = type(f"{info.cls.__name__}Client", (_Client,), {})()
+    base = AsyncClient if aio else _Client
+    stub = type(f"{info.cls.__name__}Client", (base,), {})()
     stub.__dict__.update(methods)
     stub._service = info.full_name
     stub._channel = channel
-    result: S = stub  # it has every method the declaration has
-    return result
+    return stub
+
+
+def _call_options(
+    request: Any,
+    context: CallContext | None = None,
+    *,
+    timeout: float | None = None,
+    metadata: Metadata | Mapping[str, str | bytes] | None = None,
+    wait_for_ready: bool | None = None,
+    compression: grpc.Compression | None = None,
+    credentials: grpc.CallCredentials | None = None,
+) -> None:
+    """The parameters of every client method, as the mypy plugin gives them (the RPC's
+    request type replaces ``Any``): the keywords are grpcio's call options, which
+    :func:`_options` merges with the context's and the client's."""
 
 
 class _Client:
@@ -76,6 +134,20 @@ class _Client:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} for {self._service}>"
+
+
+class AsyncClient(_Client, Generic[S]):
+    """What :func:`aio_client` returns: a client of the service ``S`` over ``grpc.aio``.
+
+    Each RPC of ``S`` is an attribute, called as the declaration says but
+    awaited (``await c.get_order(req)``), or iterated with ``async for`` for a
+    streamed response.  mypy checks those calls with protoattr's plugin; to
+    other checkers the methods are ``Any``.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        service = self.__dict__.get("_service", "the service")  # no recursion before it is set
+        raise AttributeError(f"{service} has no RPC {name!r}")
 
 
 class _Defaults:

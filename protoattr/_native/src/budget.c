@@ -48,6 +48,7 @@ int ctx_start(Ctx *c, EngineState *st, Plan *plan, PyObject *buf, int nested) {
     c->budget = INT64_MAX;
     c->bounded = NULL;
     c->nested = nested;
+    c->pend = NULL;
     if (plan->max_messages <= 0) {
         return 0;
     }

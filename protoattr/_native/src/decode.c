@@ -618,28 +618,139 @@ static int clear_other_members(const Plan *plan, Py_ssize_t idx, PyObject *obj,
     return 0;
 }
 
-/* The unknown fields `u` read for `obj` in a merge, after those it kept already. */
-static int append_unknown(Ctx *c, Plan *plan, PyObject *obj, const Unknown *u) {
-    PyObject *old;
-    if (unknown_of(c->st, obj, NULL, plan->unknown_in_dict, plan->get_unknown,
-                   plan->unknown_key, &old) < 0) {
+/* Unknown fields that merges in place append to objects this decode built: while
+ * the fresh decode_message that holds them runs, each such object keeps a bytearray
+ * that grows in place, and the list below names them; before that decode builds its
+ * own object (or runs any other code: a constructor may look at its arguments) each
+ * becomes bytes again, the form every other part of the library reads.  Appending to
+ * bytes instead copied all kept so far at each merge: a nested message with an
+ * unknown field, repeated n times, cost O(n^2) (seconds per megabyte). */
+typedef struct {
+    PyObject *obj;  /* a strong reference */
+    Plan *plan;
+} PendingEntry;
+
+typedef struct Pending {
+    PendingEntry *items;
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Pending;
+
+/* What `obj` keeps as its unknown fields, as stored (a new reference; NULL when
+ * nothing): 0, or -1 (with an error, or none: the Python codec decides). */
+static int kept_unknown(Ctx *c, Plan *plan, PyObject *obj, PyObject **out) {
+    *out = NULL;
+    if (!plan->unknown_in_dict) {
+        PyObject *args[2] = {obj, plan->unknown_key};
+        *out = PyObject_Vectorcall(plan->get_unknown, args, 2, NULL);
+        return *out == NULL ? -1 : 0;
+    }
+    PyObject *d = PyObject_GetAttr(obj, c->st->str_dict);
+    if (d == NULL) {
         return -1;
     }
-    Unknown all = {NULL, 0, 0};
-    int r = 0;
-    if (old != NULL && PyBytes_Check(old)) {
-        r = unknown_add(&all, (const unsigned char *)PyBytes_AS_STRING(old), PyBytes_GET_SIZE(old));
-    } else if (old != NULL) {
-        r = -1;  /* something else kept there: the Python codec decides */
+    int r = -1;
+    if (PyDict_CheckExact(d)) {
+        *out = PyDict_GetItemWithError(d, plan->unknown_key);
+        Py_XINCREF(*out);
+        r = *out == NULL && PyErr_Occurred() ? -1 : 0;
     }
+    Py_DECREF(d);
+    return r;
+}
+
+static int keep_unknown(Plan *plan, PyObject *obj, PyObject *data) {
+    PyObject *args[3] = {obj, plan->unknown_key, data};
+    PyObject *r = PyObject_Vectorcall(plan->set_unknown, args, 3, NULL);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+static int pending_add(Pending *pd, PyObject *obj, Plan *plan) {
+    if (pd->len == pd->cap) {
+        Py_ssize_t cap = pd->cap ? pd->cap * 2 : 4;
+        PendingEntry *items = PyMem_Realloc(pd->items, (size_t)cap * sizeof(PendingEntry));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        pd->items = items;
+        pd->cap = cap;
+    }
+    Py_INCREF(obj);
+    pd->items[pd->len].obj = obj;
+    pd->items[pd->len].plan = plan;
+    pd->len++;
+    return 0;
+}
+
+static void pending_release(Pending *pd) {
+    for (Py_ssize_t i = 0; i < pd->len; i++) {
+        Py_DECREF(pd->items[i].obj);
+    }
+    PyMem_Free(pd->items);
+    pd->items = NULL;
+    pd->len = pd->cap = 0;
+}
+
+/* Each pending object's bytearray becomes bytes: 0, or -1. */
+static int pending_flush(Ctx *c, Pending *pd) {
+    for (Py_ssize_t i = 0; i < pd->len; i++) {
+        PyObject *obj = pd->items[i].obj, *kept;
+        Plan *plan = pd->items[i].plan;
+        if (kept_unknown(c, plan, obj, &kept) < 0) {
+            return -1;
+        }
+        int r = 0;
+        if (kept != NULL && PyByteArray_CheckExact(kept)) {
+            PyObject *bytes = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(kept),
+                                                        PyByteArray_GET_SIZE(kept));
+            r = bytes == NULL ? -1 : keep_unknown(plan, obj, bytes);
+            Py_XDECREF(bytes);
+        }
+        Py_XDECREF(kept);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The unknown fields `u` read for `obj` in a merge, after those it kept already:
+ * appended in place to the bytearray it keeps while pending (see Pending). */
+static int append_unknown(Ctx *c, Plan *plan, PyObject *obj, const Unknown *u) {
+    PyObject *old;
+    if (kept_unknown(c, plan, obj, &old) < 0) {
+        return -1;
+    }
+    int r = -1;
+    if (old != NULL && PyByteArray_CheckExact(old)) {  /* pending: grows in place */
+        Py_ssize_t n = PyByteArray_GET_SIZE(old);
+        if (PyByteArray_Resize(old, n + u->len) == 0) {
+            memcpy(PyByteArray_AS_STRING(old) + n, u->data, (size_t)u->len);
+            r = 0;
+        }
+    } else if (old == NULL || old == Py_None || PyBytes_CheckExact(old)) {
+        Py_ssize_t n = old != NULL && old != Py_None ? PyBytes_GET_SIZE(old) : 0;
+        PyObject *all = c->pend != NULL ? PyByteArray_FromStringAndSize(NULL, n + u->len)
+                                        : PyBytes_FromStringAndSize(NULL, n + u->len);
+        if (all != NULL) {
+            char *to = c->pend != NULL ? PyByteArray_AS_STRING(all) : PyBytes_AS_STRING(all);
+            if (n) {
+                memcpy(to, PyBytes_AS_STRING(old), (size_t)n);
+            }
+            memcpy(to + n, u->data, (size_t)u->len);
+            r = keep_unknown(plan, obj, all);
+            if (r == 0 && c->pend != NULL) {
+                r = pending_add(c->pend, obj, plan);
+            }
+            Py_DECREF(all);
+        }
+    }  /* else something else is kept there: the Python codec decides */
     Py_XDECREF(old);
-    if (r == 0) {
-        r = unknown_add(&all, (const unsigned char *)u->data, u->len);
-    }
-    if (r == 0) {
-        r = store_unknown(plan->set_unknown, obj, plan->unknown_key, &all);
-    }
-    PyMem_Free(all.data);
     return r;
 }
 
@@ -718,6 +829,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
     }
     PyObject *obj = NULL;
     Unknown unknown = {NULL, 0, 0};
+    Pending pend = {NULL, 0, 0}, *outer = c->pend;
     for (Py_ssize_t i = 0; i < n; i++) {
         const Field *f = &plan->fields[i];
         switch (f->init_mode) {
@@ -740,6 +852,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
             goto done;
         }
     }
+    c->pend = &pend;  /* merges in place below append unknown fields here */
     while (p < end) {
         const unsigned char *t0 = p;
         uint64_t tag;
@@ -766,10 +879,15 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
             }
         }
     }
-    if (p == end) {
+    c->pend = outer;
+    if (p == end && (pend.len == 0 || pending_flush(c, &pend) == 0)) {
         obj = build(c, plan, vals, depth, &unknown);
     }
 done:
+    c->pend = outer;
+    if (pend.items != NULL) {
+        pending_release(&pend);
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_XDECREF(vals[i]);
     }

@@ -19,6 +19,7 @@ typedef struct {
     int64_t budget;                /* messages this decode may still build (budget.h) */
     const struct Plan *bounded;    /* the plan carrying the model's max_messages, or NULL */
     int nested;                    /* called from Python: the count continues BUDGET.left */
+    struct Pending *pend;          /* the innermost fresh decode_message's (decode.c), or NULL */
 } Ctx;
 
 /* The unknown fields of one message (or one hierarchy level): rare, so nothing
