@@ -21,8 +21,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Value kinds beyond plan.h's: none; a reader uses K_* directly. */
-
 /* What an absent field becomes (the Python reader's _Level.fill). */
 enum { FILL_REQUIRED = 0, FILL_CONSTANT = 1, FILL_FACTORY = 2, FILL_EMPTY = 3 };
 
@@ -1307,8 +1305,7 @@ static PyObject *reader_setup(JsonReader *self, PyObject *args) {
         f->oneof = (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 6));
         if (PyErr_Occurred()) goto fail;
         if (f->oneof < 0 || f->oneof > 64 || f->fill < 0 || f->fill > FILL_EMPTY
-            || ((f->fill == FILL_CONSTANT || f->fill == FILL_FACTORY) && f->fill_value == NULL
-                && f->fill == FILL_FACTORY)
+            || (f->fill == FILL_FACTORY && f->fill_value == NULL)
             || (f->fill == FILL_EMPTY && f->val.kind != K_MESSAGE)) {
             PyErr_SetString(PyExc_ValueError, "json reader: bad field spec");
             goto fail;
