@@ -14,6 +14,7 @@ import dataclasses
 import enum
 import json
 import random
+import typing
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -600,3 +601,49 @@ def test_a_text_handed_back_is_read_in_c_once() -> None:
     with pytest.raises(pa.DecodeError):
         NAT.from_json(All, '{"nope": 1}')
     assert _fallbacks(All, False) == before + 1
+
+
+ITEMS: list[tuple[Any, str, bool]] = [
+    (list[Inner], '[{"name": "a"}, {}, {"n": "3"}]', True),
+    (list[Inner], "[]", True),
+    (tuple[Inner, ...], '[{"name": "a"}]', True),
+    (list[Inner], '[{"name": "a"}, null]', False),
+    (list[Inner], '[{"name": "a"},]', False),
+    (list[Inner], '[[{"name": "a"}]]', False),
+    (list[Inner], '{"name": "a"}', False),
+    (list[Inner], '[{"nope": 1}]', False),
+    (list[Node], '[{"next": {"next": {}}}]', True),
+]
+
+
+@pytest.mark.parametrize(("cls", "text", "taken"), ITEMS)
+def test_top_level_lists(cls: Any, text: str, taken: bool) -> None:
+    item = typing.get_args(cls)[0]
+    before = max(_fallbacks(item, False), 0)
+    got = _outcome(NAT, cls, text, False)
+    assert got == _outcome(PY, cls, text, False), text
+    assert _plans(NAT).native_readers[False][cls] is not None
+    assert (_fallbacks(item, False) == before) is taken, (text, got)
+
+
+def _any_outcome(model: pa.TypeModel, cls: Any, text: str) -> tuple[str, str]:
+    try:
+        return "ok", repr(model.from_json(cls, text))
+    except Exception as exc:  # the same exception either way
+        return type(exc).__name__, str(exc)
+
+
+def test_top_level_lists_the_c_reader_does_not_take() -> None:
+    cases = [(list[pa.Struct], '[{"a": 1}]'), (list[list[Inner]], "[[{}]]")]
+    cases += [(tuple[Inner, Inner], "[{}, {}]"), (list[int], "[1]")]
+    for cls, text in cases:
+        assert _any_outcome(NAT, cls, text) == _any_outcome(PY, cls, text)
+
+
+def test_mutated_top_level_lists() -> None:
+    rnd = random.Random(20)
+    text = PY.to_json([Inner("a", 1), Inner("b\u00e9", -2), Inner()], indent=None)
+    for cls in (list[Inner], tuple[Inner, ...]):
+        for _ in range(300):
+            mutated = _mutate(text, rnd)
+            assert _outcome(NAT, cls, mutated, False) == _outcome(PY, cls, mutated, False), mutated

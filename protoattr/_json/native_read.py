@@ -19,7 +19,9 @@ At run time, anything unusual -- any error included -- makes the C reader return
 
 from __future__ import annotations
 
+import collections.abc
 import datetime
+import typing
 from typing import TYPE_CHECKING, Any
 
 from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, zero_value
@@ -65,9 +67,33 @@ def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
     if reader is None:
         return None
     entry: Any = model.__dict__.get("from_json")
-    if entry.__class__ is _ENTRY[0] and entry.plans is plans:
+    if entry.__class__ is _ENTRY[0] and entry.plans is plans and reader.__class__ is not _Items:
         return None  # the model's C entry point ran this reader already: the reference's turn
     return reader.read(text)
+
+
+class _Items:
+    """A top-level ``list[T]``/``tuple[T, ...]``: a JSON array of ``T``'s objects, each read
+    as a top-level ``T`` (depth 0), as the reference's ``_list_reader`` reads it."""
+
+    __slots__ = ("as_tuple", "reader")
+
+    def __init__(self, reader: Any, as_tuple: bool) -> None:
+        self.reader = reader
+        self.as_tuple = as_tuple
+
+    def read(self, text: Any) -> Any:
+        return self.reader.read_items(text, self.as_tuple)
+
+
+def _item_type(t: Any) -> tuple[Any, bool] | None:
+    """``(T, as_tuple)`` of ``list[T]``, ``tuple[T, ...]`` or ``Sequence[T]`` (the
+    reference's ``_list_item_type``), else ``None``."""
+    origin = typing.get_origin(t)
+    if origin not in (list, tuple, collections.abc.Sequence):
+        return None
+    args = [a for a in typing.get_args(t) if a is not Ellipsis]
+    return (args[0], origin is tuple) if len(args) == 1 else None
 
 
 def _first_read(model: CodecModel, plans: _Plans, cls: Any, text: Any, ignore: bool) -> Any:
@@ -82,6 +108,15 @@ _ENTRY: list[Any] = [None]
 def _build(model: CodecModel, plans: _Plans, cls: Any, ignore: bool) -> Any:
     """The reader of ``cls`` (and of every contract it reaches), or ``None``."""
     readers = plans.native_readers[ignore]
+    item = _item_type(cls)
+    if item is not None:
+        if _jsonforms.form_for(item[0]) is not None or _item_type(item[0]) is not None:
+            found = None
+        else:
+            found = _build(model, plans, item[0], ignore)
+        with plans.lock:
+            readers[cls] = None if found is None else _Items(found, item[1])
+            return readers[cls]
     with plans.lock:
         if cls in readers:
             return readers[cls]

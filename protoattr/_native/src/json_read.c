@@ -1357,8 +1357,47 @@ fail:
     return NULL;
 }
 
-/* read(text) -> the object, or None: the reference must read this text. */
-static PyObject *reader_read(JsonReader *self, PyObject *text) {
+/* A top-level JSON array of this contract's objects, each read as a top-level one. */
+static PyObject *jr_items(JCtx *c, JsonReader *r, int as_tuple) {
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    c->p++;  /* '[' */
+    ws(c);
+    if (c->p < c->end && *c->p == ']') {
+        c->p++;
+    } else {
+        for (;;) {
+            if (c->p >= c->end || *c->p != '{') goto fail;
+            PyObject *x = jr_message(c, r, 0);
+            if (x == NULL) goto fail;
+            int e = PyList_Append(list, x);
+            Py_DECREF(x);
+            if (e < 0) goto fail;
+            ws(c);
+            if (c->p < c->end && *c->p == ',') {
+                c->p++;
+                ws(c);
+                continue;
+            }
+            if (c->p < c->end && *c->p == ']') {
+                c->p++;
+                break;
+            }
+            goto fail;
+        }
+    }
+    if (as_tuple) {
+        Py_SETREF(list, PyList_AsTuple(list));
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* The object (items: 0), the list (1) or the tuple (2) of `text`, or None: the
+ * reference must read this text. */
+static PyObject *reader_read_as(JsonReader *self, PyObject *text, int items) {
     const unsigned char *data;
     Py_ssize_t len;
     if (!self->ready) goto fallback;
@@ -1388,8 +1427,8 @@ static PyObject *reader_read(JsonReader *self, PyObject *text) {
     if (pause) engine_gc_pause(st);
     ws(&c);
     PyObject *obj = NULL;
-    if (c.p < c.end && *c.p == '{') {
-        obj = jr_message(&c, self, 0);
+    if (c.p < c.end && *c.p == (items ? '[' : '{')) {
+        obj = items ? jr_items(&c, self, items == 2) : jr_message(&c, self, 0);
         if (obj != NULL) {
             ws(&c);
             if (c.p != c.end) Py_CLEAR(obj);
@@ -1403,6 +1442,19 @@ static PyObject *reader_read(JsonReader *self, PyObject *text) {
 fallback:
     self->fallbacks++;
     Py_RETURN_NONE;
+}
+
+/* read(text) -> the object, or None: the reference must read this text. */
+static PyObject *reader_read(JsonReader *self, PyObject *text) {
+    return reader_read_as(self, text, 0);
+}
+
+/* read_items(text, as_tuple) -> the list (tuple) of objects, or None. */
+static PyObject *reader_read_items(JsonReader *self, PyObject *args) {
+    PyObject *text;
+    int as_tuple;
+    if (!PyArg_ParseTuple(args, "Op:read_items", &text, &as_tuple)) return NULL;
+    return reader_read_as(self, text, as_tuple ? 2 : 1);
 }
 
 static int reader_traverse(JsonReader *self, visitproc visit, void *arg) {
@@ -1441,6 +1493,9 @@ static PyMethodDef reader_methods[] = {
      "setup(plan, fields, keys, max_depth, ignore_unknown)"},
     {"read", (PyCFunction)reader_read, METH_O,
      "read(text) -> the object, or None when the Python reference must read the text"},
+    {"read_items", (PyCFunction)reader_read_items, METH_VARARGS,
+     "read_items(text, as_tuple) -> a top-level JSON array's objects (a list or tuple), "
+     "or None"},
     {NULL, NULL, 0, NULL},
 };
 
