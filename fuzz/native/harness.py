@@ -75,6 +75,26 @@ def check(cls: Any, data: bytes) -> None:
         python[1], type=kind
     ):
         raise AssertionError(f"re-encodings differ for {data!r}")
+    if native[0] == "ok" and kind is None:  # the C JSON writer on the decoded object
+        for options in _JSON_OPTIONS:
+            ours, theirs = _json(NATIVE, native[1], options), _json(PYTHON, native[1], options)
+            if ours != theirs:
+                raise AssertionError(f"to_json{options} differs: {ours!r} != {theirs!r}")
+
+
+#: the writer's option sets the harness compares (json_write.c against _json/write.py)
+_JSON_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"indent": None, "sort_keys": True, "ensure_ascii": False},
+    {"always_print_fields_with_no_presence": True, "use_integers_for_enums": True},
+]
+
+
+def _json(model: pa.TypeModel, obj: Any, options: dict[str, Any]) -> tuple[str, str]:
+    try:
+        return "ok", model.to_json(obj, **options)
+    except pa.EncodeError as exc:
+        return "EncodeError", str(exc)
 
 
 def _json_outcome(model: pa.TypeModel, cls: Any, data: bytes, ignore: bool) -> tuple[str, Any]:
