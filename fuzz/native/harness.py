@@ -112,6 +112,12 @@ def check_json(cls: Any, data: bytes) -> None:
         python = _json_outcome(PYTHON, cls, data, ignore)
         if native != python:
             raise AssertionError(f"native {native!r} != python {python!r} for {data!r}")
+    if native[0] == "ok":  # and what was read, written back by both JSON writers
+        obj = NATIVE.from_json(cls, data, ignore_unknown_fields=True)
+        for options in _JSON_OPTIONS:
+            ours, theirs = _json(NATIVE, obj, options), _json(PYTHON, obj, options)
+            if ours != theirs:
+                raise AssertionError(f"to_json{options} differs: {ours!r} != {theirs!r}")
 
 
 def mutated_seed(seeds: list[bytes], data: bytes) -> bytes:
