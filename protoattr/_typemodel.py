@@ -110,9 +110,8 @@ class TypeModel(CodecModel):
 
         A list of contracts is a JSON array (``type=list[T]`` checks its items); a
         plain ``dict`` needs ``type=pa.Struct`` (see :meth:`to_dict`)."""
-        from ._json import api as _json
-
-        return _json.to_json(
+        _json = _JSON_API or _json_api()
+        text: str = _json.to_json(
             self,
             obj,
             type=type,
@@ -123,6 +122,7 @@ class TypeModel(CodecModel):
             sort_keys=sort_keys,
             ensure_ascii=ensure_ascii,
         )
+        return text
 
     def to_dict(
         self,
@@ -138,8 +138,7 @@ class TypeModel(CodecModel):
         ``type=list[T]`` for a top-level list (a JSON array); ``type=pa.Struct``,
         ``pa.ListValue`` or ``pa.JsonValue`` to print a plain ``dict``, ``list`` or
         scalar in those types' form (numbers as doubles), which is otherwise refused."""
-        from ._json import api as _json
-
+        _json = _JSON_API or _json_api()
         return _json.to_dict(
             self,
             obj,
@@ -159,8 +158,7 @@ class TypeModel(CodecModel):
     ) -> Any: ...
     def from_json(self, cls: Any, text: str | bytes, *, ignore_unknown_fields: bool = False) -> Any:
         """Read canonical JSON text as ``cls``; bad input is a ``DecodeError`` naming the path."""
-        from ._json import api as _json
-
+        _json = _JSON_API or _json_api()
         return _json.from_json(self, cls, text, ignore_unknown_fields=ignore_unknown_fields)
 
     @overload
@@ -169,8 +167,7 @@ class TypeModel(CodecModel):
     def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any: ...
     def from_dict(self, cls: Any, data: Any, *, ignore_unknown_fields: bool = False) -> Any:
         """Read a canonical JSON value (what ``json.loads`` returns) as ``cls``."""
-        from ._json import api as _json
-
+        _json = _JSON_API or _json_api()
         return _json.from_dict(self, cls, data, ignore_unknown_fields=ignore_unknown_fields)
 
     # -- text format (protoattr._text) ----------------------------------------
@@ -284,6 +281,20 @@ def _text_api() -> Any:
 
         _TEXT_API = api
     return _TEXT_API
+
+
+_JSON_API: Any = None
+
+
+def _json_api() -> Any:
+    """``protoattr._json.api``, imported on first use (and then without an import statement
+    per call, which cost more than the engine's writing of a small message)."""
+    global _JSON_API
+    if _JSON_API is None:
+        from ._json import api
+
+        _JSON_API = api
+    return _JSON_API
 
 
 default_model = TypeModel()

@@ -34,6 +34,8 @@ from .._core.contract import is_contract
 from .._core.convert import surrogate_for
 from .._core.errors import ContractError, DecodeError, EncodeError
 from . import forms as _jsonforms
+from . import native_read as _native_read
+from . import native_write as _native_write
 from . import text as _json_text
 from .plan import _Context, _Options, _Plans, _plans
 from .read import _Duplicate, _plain, _reader
@@ -268,6 +270,13 @@ def to_json(
     type: Any = None,
 ) -> str:
     """``obj`` as JSON text, byte for byte what ``json_format.MessageToJson`` writes."""
+    if type is None and model._native is not None:  # the engine's writer, where it can
+        text = _native_write.to_json(
+            model, obj, preserving_proto_field_name, use_integers_for_enums,
+            always_print_fields_with_no_presence, indent, sort_keys, ensure_ascii,
+        )  # fmt: skip
+        if text is not None:
+            return text
     data = to_dict(
         model,
         obj,
@@ -348,6 +357,9 @@ def from_json(
     ignore_unknown_fields: bool = False,
 ) -> Any:
     """An instance of ``cls`` read from JSON text (``str``, or UTF-8 ``bytes``)."""
+    native = _native_read.read(model, cls, text, ignore_unknown_fields)  # None: not taken
+    if native is not None:
+        return native
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")

@@ -230,10 +230,28 @@ def _field_step(plans: _Plans, opts: _Options, f: FieldInfo) -> tuple[Any, ...]:
 
         return (f.name, key, _UNLESS_DEFAULT, _WireEq(), conv, printed)
     if vt.kind is Kind.ENUM:
-        default = getattr(default, "value", default)
+        default = _EnumDefault(getattr(default, "value", default))
     if vt.kind is Kind.BOOL:
         return (f.name, key, _UNLESS_DEFAULT, bool(default), value_conv, printed)
     return (f.name, key, _UNLESS_DEFAULT, default, _inline(vt, value_conv), printed)
+
+
+class _EnumDefault:
+    """Equal to an enum value whose number is the default's: a member (of a plain ``Enum``
+    too, which is not ``==`` its number) or the int itself, as the binary codec compares."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: Any) -> None:
+        self.number = number
+
+    def __eq__(self, other: object) -> bool:
+        return bool(getattr(other, "value", other) == self.number)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EnumDefault({self.number!r})"
 
 
 def _is_zero(vt: ValueType, default: Any) -> bool:

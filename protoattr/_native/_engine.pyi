@@ -75,3 +75,59 @@ def encode_frames(
     max_bytes: int,
     /,
 ) -> tuple[bytes, int, bool, BaseException | None]: ...
+
+class JsonWriter:
+    """One contract's canonical-JSON writer for one option set (json_write.c)."""
+
+    @property
+    def ready(self) -> bool: ...
+    def setup(
+        self,
+        cls: type,
+        fields: tuple[tuple[Any, ...], ...],
+        sorted: tuple[int, ...],
+        use_dict: bool = False,
+        /,
+    ) -> None: ...
+    def write(self, obj: Any, indent: Any, sort_keys: Any, ensure_ascii: Any, /) -> str | None: ...
+    @classmethod
+    def write_items(
+        cls, table: dict[type, Any], items: Any, indent: Any, sort_keys: Any, ensure_ascii: Any, /
+    ) -> str | None: ...
+
+class JsonEntry:
+    """A native model's to_json in C (json_write.c), shadowing the Python method."""
+
+    __wrapped__: Callable[..., Any]
+    def __init__(self, model_dict: dict[str, Any], slow: Callable[..., Any], /) -> None: ...
+    def bind(self, plans: Any, tables: tuple[dict[type, Any], ...], /) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+class JsonReader:
+    """One contract's canonical JSON read in C (json_read.c, protoattr._json.native_read)."""
+
+    fallbacks: int
+    @property
+    def ready(self) -> bool: ...
+    def setup(
+        self,
+        plan: Plan,
+        fields: tuple[tuple[Any, ...], ...],
+        keys: tuple[tuple[bytes, int], ...],
+        max_depth: int,
+        ignore_unknown: bool,
+        /,
+    ) -> None: ...
+    def read(self, text: Any, /) -> Any: ...
+    def read_items(self, text: Any, as_tuple: bool, /) -> Any: ...
+
+class JsonReadEntry:
+    """A native model's from_json in C (json_read.c)."""
+
+    __wrapped__: Callable[..., Any]
+    plans: Any
+    def __init__(self, model_dict: dict[str, Any], slow: Callable[..., Any], /) -> None: ...
+    def bind(
+        self, plans: Any, tables: tuple[dict[Any, Any], dict[Any, Any]], reader_type: type, /
+    ) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -285,6 +285,16 @@ class NativeBackend:
             vars(model)[name] = self._engine.Entry(
                 mode, model._codecs, model._lists, method.__get__(model, cls)
             )
+        to_json = getattr(cls, "to_json", None)  # TypeModel's: JSON written in C (json_write.c)
+        if to_json is not None and to_json.__qualname__ == "TypeModel.to_json":
+            vars(model)["to_json"] = self._engine.JsonEntry(
+                vars(model), to_json.__get__(model, cls)
+            )
+        from_json = getattr(cls, "from_json", None)  # TypeModel's: JSON read in C (json_read.c)
+        if from_json is not None and from_json.__qualname__ == "TypeModel.from_json":
+            vars(model)["from_json"] = self._engine.JsonReadEntry(
+                vars(model), from_json.__get__(model, cls)
+            )
 
     # -- the model's hooks (called under the model's lock) ---------------------
 

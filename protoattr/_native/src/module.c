@@ -1,6 +1,7 @@
 /* protoattr._native._engine: module init (PEP 489 multi-phase, module state). */
 #include "plan.h"
 #include "stack.h"
+#include "json_write.h"
 
 static int engine_exec(PyObject *module) {
     EngineState *st = PyModule_GetState(module);
@@ -15,6 +16,12 @@ static int engine_exec(PyObject *module) {
         return -1;
     }
     if (engine_add_stream(module) < 0) {  /* stream.c */
+        return -1;
+    }
+    if (engine_add_json_write(module) < 0) {  /* json_write.c */
+        return -1;
+    }
+    if (engine_add_json_read(module) < 0) {  /* json_read.c */
         return -1;
     }
     /* Find the importing thread's stack bound now: on Linux's main thread that is
