@@ -28,16 +28,6 @@ from ._core.types import (
     uint32,
     uint64,
 )
-from ._model.extensions import Extension, extension
-from ._stream import (
-    PrefixStyle,
-    deserialize_items,
-    deserialize_items_async,
-    deserialize_with_length_prefix,
-    serialize_items,
-    serialize_items_async,
-    serialize_with_length_prefix,
-)
 from ._typemodel import TypeModel, default_model
 from ._version import __version__
 
@@ -55,7 +45,17 @@ if _typing.TYPE_CHECKING:
         Struct,
         Timestamp,
     )
+    from ._model.extensions import Extension, extension
     from ._service import CallContext, dotnet_service_name, rpc, service
+    from ._stream import (
+        PrefixStyle,
+        deserialize_items,
+        deserialize_items_async,
+        deserialize_with_length_prefix,
+        serialize_items,
+        serialize_items_async,
+        serialize_with_length_prefix,
+    )
 
 #: the well-known types load on first use: declaring their contracts costs import time
 _WELL_KNOWN = frozenset(
@@ -66,11 +66,27 @@ _WELL_KNOWN = frozenset(
 
 _SERVICES = frozenset({"CallContext", "dotnet_service_name", "rpc", "service"})
 
+#: names of modules a binary round trip does not need, imported on first use (issue 20)
+_LAZY = {
+    "Extension": "protoattr._model.extensions",
+    "extension": "protoattr._model.extensions",
+    **dict.fromkeys(
+        ("PrefixStyle", "deserialize_items", "deserialize_items_async",
+         "deserialize_with_length_prefix", "serialize_items", "serialize_items_async",
+         "serialize_with_length_prefix"),
+        "protoattr._stream",
+    ),
+}  # fmt: skip
+
 
 def __getattr__(name: str) -> _typing.Any:
     # import_module, not "from . import": that would ask this very __getattr__ again
     if name in _WELL_KNOWN:
         value = getattr(_importlib.import_module("protoattr._core.wkt"), name)
+        globals()[name] = value
+        return value
+    if name in _LAZY:  # length-prefixed streams and extensions: ~2.5 ms of import time
+        value = getattr(_importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
     if name in _SERVICES:  # declaring services is not needed by a binary round trip

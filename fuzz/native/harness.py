@@ -47,7 +47,7 @@ if os.environ.get("PROTOATTR_FUZZ_COVERAGE") == "1":  # the Python side's covera
         import protoattr as pa
 else:
     import protoattr as pa
-from targets import TARGETS, seeds  # noqa: E402
+from targets import JSON_TARGETS, TARGETS, seeds  # noqa: E402
 
 from protoattr import DecodeError  # noqa: E402
 
@@ -97,6 +97,29 @@ def _json(model: pa.TypeModel, obj: Any, options: dict[str, Any]) -> tuple[str, 
         return "EncodeError", str(exc)
 
 
+def _json_outcome(model: pa.TypeModel, cls: Any, data: bytes, ignore: bool) -> tuple[str, Any]:
+    try:
+        return "ok", repr(model.from_json(cls, data, ignore_unknown_fields=ignore))
+    except DecodeError as exc:
+        return "DecodeError", str(exc)
+
+
+def check_json(cls: Any, data: bytes) -> None:
+    """The C reader (native model) and the Python reference read the JSON text alike:
+    the same object (by repr: NaNs, members and containers shown), or the same error."""
+    for ignore in (False, True):
+        native = _json_outcome(NATIVE, cls, data, ignore)
+        python = _json_outcome(PYTHON, cls, data, ignore)
+        if native != python:
+            raise AssertionError(f"native {native!r} != python {python!r} for {data!r}")
+    if native[0] == "ok":  # and what was read, written back by both JSON writers
+        obj = NATIVE.from_json(cls, data, ignore_unknown_fields=True)
+        for options in _JSON_OPTIONS:
+            ours, theirs = _json(NATIVE, obj, options), _json(PYTHON, obj, options)
+            if ours != theirs:
+                raise AssertionError(f"to_json{options} differs: {ours!r} != {theirs!r}")
+
+
 def mutated_seed(seeds: list[bytes], data: bytes) -> bytes:
     """A seed of the target changed as ``data`` says (a byte flipped, cut, inserted,
     a slice repeated or spliced from another seed).  Without coverage feedback for
@@ -142,14 +165,15 @@ def main() -> None:
         raise SystemExit(f"usage: harness.py {{{','.join(TARGETS)}}} [libFuzzer args]")
     cls = TARGETS[name]
     own_seeds = seeds()[name]
+    checker = check_json if name in JSON_TARGETS else check
     print(f"INFO: - engine {pa._native.engine().__file__}", file=sys.stderr)  # type: ignore[union-attr]
     for items in seeds().values():  # compile everything before the clock starts
         for data in items:
-            check(cls, data)
+            checker(cls, data)
 
     def one_input(data: bytes) -> None:
-        check(cls, data)
-        check(cls, mutated_seed(own_seeds, data))
+        checker(cls, data)
+        checker(cls, mutated_seed(own_seeds, data))
 
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

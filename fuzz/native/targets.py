@@ -16,7 +16,11 @@
                repeated, packed and in maps, a surrogate and a wrapper (the
                engine converts in C or calls the Python converter back);
 ``bcl``        protoattr's bcl.proto forms (DateTime with and without its kind,
-               TimeSpan, Decimal, Guid), singly, repeated and in maps (bcl.c).
+               TimeSpan, Decimal, Guid), singly, repeated and in maps (bcl.c);
+``json``       ``Scalars`` read from canonical JSON text (json_read.c), with and
+               without ``ignore_unknown_fields``;
+``json_more``  wrappers, a required field, a closed enum, a tuple, a recursive
+               message and maps of them, in JSON.
 """
 
 from __future__ import annotations
@@ -228,6 +232,25 @@ class Bcl:
     span: pa.bcl.TimeSpanTicks = field(12, default=timedelta(0))
 
 
+@proto_contract
+@dataclass
+class JsonMore:
+    key: str = field(1, required=True)
+    level: Level = field(2, default=Level.MID)
+    i: pa.wrappers.Int32Value = field(3, default=None)
+    u: pa.wrappers.UInt64Value = field(4, default=None)
+    d: pa.wrappers.DoubleValue = field(5, default=None)
+    f: pa.wrappers.FloatValue = field(6, default=None)
+    b: pa.wrappers.BoolValue = field(7, default=None)
+    s: pa.wrappers.StringValue = field(8, default=None)
+    y: pa.wrappers.BytesValue = field(9, default=None)
+    many: list[pa.wrappers.Int64Value] = field(10, default_factory=list)
+    by_key: dict[pa.sint32, pa.wrappers.StringValue] = field(11, default_factory=dict)
+    names: tuple[str, ...] = field(12, default=())
+    node: Node = field(13, default_factory=Node)
+    levels: dict[bool, Level] = field(14, default_factory=dict)
+
+
 TARGETS: dict[str, Any] = {
     "scalars": Scalars,
     "proto2": Proto2,
@@ -237,11 +260,51 @@ TARGETS: dict[str, Any] = {
     "hierarchy": Scene,
     "converted": Converted,
     "bcl": Bcl,
+    "json": Scalars,  # from_json: the C reader (json_read.c) against the Python reference
+    "json_more": JsonMore,  # wrappers, proto2 rules, tuples, recursion, in JSON
 }
+#: the targets whose inputs are JSON texts (harness.py checks them with from_json)
+JSON_TARGETS = frozenset({"json", "json_more"})
 
 
 def seeds() -> dict[str, list[bytes]]:
     """Valid encodings of each target: the starting corpus."""
+    found = _binary_seeds()
+    found["json"] = _json_seeds(found["scalars"])
+    py = pa.TypeModel(backend="python")
+    more = JsonMore(
+        "k", Level.HIGH, -1, 2**64 - 1, float("nan"), 0.1, False, "s\u00e9", b"\x00\xff",
+        [0, -(2**63)], {-5: "v", 0: ""}, ("a", "b"), Node(1, [Node(2)], Node(3)),
+        {True: Level.LOW},
+    )  # fmt: skip
+    found["json_more"] = [
+        py.to_json(more).encode(),
+        py.to_json(JsonMore("x"), always_print_fields_with_no_presence=True).encode(),
+        py.to_json(more, preserving_proto_field_name=True, use_integers_for_enums=True).encode(),
+        b'{"key": "k", "i": "1e2", "many": [null], "byKey": {"01": "x"}, "levels": {"true": 2}}',
+    ]
+    return found
+
+
+def _json_seeds(binary: list[bytes]) -> list[bytes]:
+    """The ``scalars`` seeds as canonical JSON (each option set), and some unusual texts."""
+    py = pa.TypeModel(backend="python")
+    out = []
+    for data in binary:
+        obj = py.deserialize(Scalars, data)
+        out.append(py.to_json(obj).encode())
+        out.append(py.to_json(obj, preserving_proto_field_name=True, indent=None).encode())
+        out.append(py.to_json(obj, use_integers_for_enums=True, ensure_ascii=False).encode())
+    out += [
+        b'{"i32": 1e2, "i64": "-0", "u64": 1.8e19, "real": "NaN", "double": "-Infinity"}',
+        b'{"text": "\\ud83d\\ude00\\n\\u00e9", "blob": "-_+/AA==", "colour": "GREEN"}',
+        b'{"byId": {"01": "a", "1e1": "b"}, "byFlag": {"true": 3.4028235e38}, "nope": [{}]}',
+        b'{"at": "2021-02-29T00:00:00Z", "took": "-1.000000001s", "pickN": null, "pickS": "x"}',
+    ]
+    return out
+
+
+def _binary_seeds() -> dict[str, list[bytes]]:
     py = pa.TypeModel(backend="python")
     node = Node(1, [Node(2), Node(3, [Node(4, label="x")])], Node(5, next=Node(6)), "root")
     return {

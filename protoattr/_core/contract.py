@@ -413,7 +413,9 @@ def resolve(cls: type, *, final: bool = False) -> ContractInfo:
 
 def _type_hints(cls: type, final: bool) -> dict[str, Any]:
     module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
+    # the module's own namespace, not a copy (evaluating names only reads it): copying a
+    # module of 200 contracts for each of them was a tenth of declaring them
+    globalns = vars(module) if module is not None else {}
     localns = {**_LOCALS.get(cls, {}), cls.__name__: cls}
     try:
         try:
@@ -422,6 +424,9 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
             )
         except TypeError:  # 3.10 refuses a quoted dataclasses.InitVar[...]: evaluate them here
             hints = _evaluated_annotations(cls, localns)
+        else:
+            if _HINTS_EVALUATE_NESTED_STRINGS:
+                return hints
         return {name: _eval_strings(hint, globalns, localns) for name, hint in hints.items()}
     except NameError as exc:
         if final:
@@ -430,6 +435,11 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
                 "referenced class at module level before first use"
             ) from None
         raise _Unresolved(str(exc)) from None
+
+
+#: ``get_type_hints`` evaluates quoted names inside builtin generics (``list["Node"]``)
+#: itself from Python 3.11 on, so its hints need no :func:`_eval_strings` pass there
+_HINTS_EVALUATE_NESTED_STRINGS = sys.version_info >= (3, 11)
 
 
 def _evaluated_annotations(cls: type, localns: dict[str, Any]) -> dict[str, Any]:
@@ -626,13 +636,26 @@ def not_a_contract(cls: type) -> ContractError:
     return ContractError(f"{qual} is not a contract: decorate it with @proto_contract")
 
 
+#: the class of ``Annotated[...]`` aliases: ``typing.get_origin(a) is Annotated`` is an
+#: isinstance check of it first (asked directly: a declaration splits each annotation
+#: several times, and get_origin's other checks were a tenth of declaring a contract)
+_ANNOTATED_ALIAS: Any = type(typing.Annotated[int, 0])
+
+
 def _split_annotated(annotation: Any) -> tuple[Any, list[Any]]:
     """Strip (possibly nested) ``Annotated`` and return ``(type, metadata)``."""
     metadata: list[Any] = []
-    while typing.get_origin(annotation) is typing.Annotated:
+    while isinstance(annotation, _ANNOTATED_ALIAS):
         metadata.extend(annotation.__metadata__)
         annotation = annotation.__origin__
     return annotation, metadata
+
+
+@functools.cache
+def _plain_value(kind: Kind) -> ValueType:
+    """``ValueType(kind)``, one per kind: it is frozen, so every field of a plain kind
+    shares it (building a frozen dataclass costs a microsecond a field)."""
+    return ValueType(kind)
 
 
 def _build_info(cls: type, options: ContractOptions, *, final: bool) -> ContractInfo:
@@ -654,7 +677,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         if len(members) > 1:
             raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
         mem = members[0] if members else None
-        ignored = any(m is IGNORE for m in metadata)
+        ignored = bool(metadata) and any(m is IGNORE for m in metadata)
         if ignored and mem is not None:
             raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
@@ -824,11 +847,12 @@ def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) ->
         if f.tag in seen:
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is already used by {seen[f.tag]}")
         seen[f.tag] = f.name
-        if _is_reserved(f.tag, options):
+        # (most contracts reserve nothing and declare no extensions: no scan per field)
+        if options.reserved and _is_reserved(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is reserved")
-        if in_extension_range(f.tag, options):
+        if options.extensions and in_extension_range(f.tag, options):
             raise ContractError(f"{qual}.{f.name}: tag {f.tag} is in an extension range")
-        if f.proto_name in reserved_names or f.name in reserved_names:
+        if reserved_names and (f.proto_name in reserved_names or f.name in reserved_names):
             raise ContractError(f"{qual}.{f.name}: the name {f.proto_name!r} is reserved")
 
 
@@ -850,8 +874,9 @@ def _field_info(
     annotation = d.annotation
     stripped, metadata = _split_annotated(annotation)
     markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
-    params = (stripped, *markers)
-    annotation = typing.Annotated[params] if markers else stripped
+    if len(markers) != len(metadata):  # the member() taken out: the type and its markers
+        params = (stripped, *markers)
+        annotation = typing.Annotated[params] if markers else stripped
     label = Label.SINGULAR
     optional = False
     if typing.get_origin(annotation) in _UNION_TYPES:
@@ -966,6 +991,16 @@ def _field_info(
     return info
 
 
+_SIMPLE: dict[Any, Kind] = {
+    int: Kind.INT64,
+    float: Kind.DOUBLE,
+    str: Kind.STRING,
+    bytes: Kind.BYTES,
+    datetime.datetime: Kind.TIMESTAMP,
+    datetime.timedelta: Kind.DURATION,
+}
+
+
 def _value_type(where: str, annotation: Any) -> ValueType:
     bare, metadata = _split_annotated(annotation)
     marker = _marker(metadata)
@@ -980,9 +1015,9 @@ def _value_type(where: str, annotation: Any) -> ValueType:
         expected = float if kind in (Kind.FLOAT, Kind.DOUBLE) else int
         if bare is not expected:
             raise ContractError(f"{where}: {kind.value} annotates {expected.__name__}")
-        return ValueType(kind)
+        return _plain_value(kind)
     if bare is bool:
-        return ValueType(Kind.BOOL)
+        return _plain_value(Kind.BOOL)
     converted = _converted_type(where, bare, metadata)
     if converted is not None:
         return converted
@@ -997,16 +1032,8 @@ def _value_type(where: str, annotation: Any) -> ValueType:
         if not all(isinstance(v, int) and lo <= v <= hi for v in values):
             raise ContractError(f"{where}: enum {bare.__qualname__} needs int32 values")
         return ValueType(Kind.ENUM, bare, closed=bare in _CLOSED_ENUMS)
-    simple = {
-        int: Kind.INT64,
-        float: Kind.DOUBLE,
-        str: Kind.STRING,
-        bytes: Kind.BYTES,
-        datetime.datetime: Kind.TIMESTAMP,
-        datetime.timedelta: Kind.DURATION,
-    }
-    if bare in simple:
-        return ValueType(simple[bare])
+    if bare in _SIMPLE:
+        return _plain_value(_SIMPLE[bare])
     if isinstance(bare, type) and bare in _DECLARED:
         return ValueType(Kind.MESSAGE, bare)
     if isinstance(bare, type) and (

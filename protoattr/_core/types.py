@@ -56,6 +56,11 @@ class Kind(Enum):
     def __repr__(self) -> str:
         return f"Kind.{self.name}"
 
+    #: members are singletons compared by identity, so the identity hash is Enum's own
+    #: contract; Enum's ``__hash__`` is a Python call (hash of the name), and planning a
+    #: contract looks kinds up in sets and dicts ~100 times (a tenth of compile())
+    __hash__ = object.__hash__
+
 
 #: Kinds whose repeated form may be packed (every numeric scalar and enums).
 PACKABLE = frozenset(

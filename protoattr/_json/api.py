@@ -34,6 +34,7 @@ from .._core.contract import is_contract
 from .._core.convert import surrogate_for
 from .._core.errors import ContractError, DecodeError, EncodeError
 from . import forms as _jsonforms
+from . import native_read as _native_read
 from . import native_write as _native_write
 from . import text as _json_text
 from .plan import _Context, _Options, _Plans, _plans
@@ -356,6 +357,9 @@ def from_json(
     ignore_unknown_fields: bool = False,
 ) -> Any:
     """An instance of ``cls`` read from JSON text (``str``, or UTF-8 ``bytes``)."""
+    native = _native_read.read(model, cls, text, ignore_unknown_fields)  # None: not taken
+    if native is not None:
+        return native
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")

@@ -111,6 +111,8 @@ class _Plans:
         self.readers: dict[tuple[type, bool], _Reader] = {}
         self.top: dict[tuple[Any, bool], Callable[[Any], Any]] = {}  # top-level readers
         self.enums: dict[type, _EnumNames] = {}
+        #: the C readers by ignore_unknown_fields, then class (see _json/native_read.py)
+        self.native_readers: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
         self.lock = threading.RLock()
 
     @property

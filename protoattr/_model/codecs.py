@@ -37,8 +37,6 @@ from .._core.fields import field
 from .._core.wire import encode_varint, prefix_table
 from .._native import choose as _choose_backend
 from .._native.plan import NativeBackend
-from .._python import codegen as _codegen
-from .._python import compiler as _compiler
 from .._python.runtime import (
     BUDGET,
     decode_message_list,
@@ -52,6 +50,8 @@ from .._python.runtime import (
 )
 
 if TYPE_CHECKING:
+    from .._python import codegen as _codegen
+    from .._python.codegen import CodecContext
     from .extensions import Extension
 
 __all__ = ["Codec", "CodecModel", "default"]
@@ -88,14 +88,21 @@ def _bare_list(items: Any) -> ContractError:
     )
 
 
-_Generated = tuple[
-    _codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any], Callable[..., Any]
-]
+if TYPE_CHECKING:
+    _Generated = tuple[
+        _codegen.GeneratedSource, Callable[[Any], bytes], Callable[..., Any], Callable[..., Any]
+    ]
 
 
-def _generate(info: ContractInfo, context: _codegen.CodecContext) -> _Generated:
+def _generate(info: ContractInfo, context: CodecContext) -> _Generated:
     """The generated Python source of ``info``'s codec and its compiled functions
-    (encode, decode, and merge: see ``_codegen._Generator.merger``)."""
+    (encode, decode, and merge: see ``_codegen._Generator.merger``).
+
+    The generator is imported here, on first use: on the native backend a binary round
+    trip never needs it (plans run the codecs, the Python ones are made when asked)."""
+    from .._python import codegen as _codegen
+    from .._python import compiler as _compiler
+
     generated = _codegen.codec_source(info, context)
     stem = generated.stem
     functions = _compiler.compile_functions(
@@ -225,21 +232,34 @@ class CodecModel:
         self._lock = _DECLARATIONS_LOCK
         with self._lock:
             registry.register(self)
-        self._context = _codegen.CodecContext(
-            codec_for=self._codec,
-            max_depth=max_depth,
-            info_for=self.info,
-            own_fields=self._own_fields,
-            parent_of=self._parent_of,
-            chain_of=self._chain,
-            children_of=self._children_of,
-            max_messages=max_messages,
-        )
-        self._det_context = dataclasses.replace(
-            self._context, codec_for=self._det_codec, deterministic=True
-        )
+        #: what the code generator is given (plain, deterministic), made when it first runs
+        self._contexts: tuple[CodecContext, CodecContext] | None = None
+        self._context_limits = (max_depth, max_messages)
         if self._native is not None:  # serialize/deserialize/measure entered in C
             self._native.install_entry_points(CodecModel)
+
+    def _generator_context(self, deterministic: bool = False) -> CodecContext:
+        """The code generator's view of this model (the deterministic codecs' for
+        ``deterministic``), made on first use with the limits the model was made with:
+        the generator is imported only when a Python codec is first generated, which a
+        binary round trip on the native backend never needs."""
+        if self._contexts is None:
+            from .._python.codegen import CodecContext
+
+            max_depth, max_messages = self._context_limits
+            plain = CodecContext(
+                codec_for=self._codec,
+                max_depth=max_depth,
+                info_for=self.info,
+                own_fields=self._own_fields,
+                parent_of=self._parent_of,
+                chain_of=self._chain,
+                children_of=self._children_of,
+                max_messages=max_messages,
+            )
+            det = dataclasses.replace(plain, codec_for=self._det_codec, deterministic=True)
+            self._contexts = (plain, det)
+        return self._contexts[deterministic]
 
     @property
     def backend(self) -> str:
@@ -422,7 +442,7 @@ class CodecModel:
         with self._lock:
             made = self._python.get(codec.cls)
             if made is None:
-                made = _generate(codec.info, self._context)
+                made = _generate(codec.info, self._generator_context())
                 self._python[codec.cls] = made
                 self._deferred.pop(codec.cls, None)
                 codec.generated = made[0]
@@ -455,7 +475,7 @@ class CodecModel:
             if codec.compiled:
                 return
             info = self.info(codec.cls)
-            made = _generate(info, self._det_context)
+            made = _generate(info, self._generator_context(deterministic=True))
             self._det_python[codec.cls] = made
             generated, encode, decode, merge = made
             codec.merge = merge

@@ -144,12 +144,15 @@ def _oneof_key(f: FieldInfo) -> tuple[str, str] | None:
     return None if f.oneof is None else (f.owner, f.oneof)
 
 
-def unsupported(model: CodecModel, info: ContractInfo) -> str | None:
+def unsupported(
+    model: CodecModel, info: ContractInfo, levels: list[type] | None = None
+) -> str | None:
     """Why the engine cannot run ``info``'s contract yet (``None``: it can).
 
     A contract in a hierarchy runs natively when every level of it does (its plan
-    holds them all)."""
-    levels = levels_of(model, info.cls)
+    holds them all); ``levels`` are its :func:`levels_of`, if the caller has them."""
+    if levels is None:
+        levels = levels_of(model, info.cls)
     fields = [f for level in levels for f in model._own_fields(level)]
     if len(levels) > 1:
         if len({f.name for f in fields}) != len(fields):
@@ -234,11 +237,12 @@ def _reads_dict(cls: type, info: ContractInfo) -> bool:
         return False
     if cls.__getattribute__ is not object.__getattribute__:  # type: ignore[comparison-overlap]
         return False
+    namespaces = [vars(klass) for klass in cls.__mro__]  # once, not once per field
     for f in info.fields:
-        for klass in cls.__mro__:
-            if f.name in vars(klass):
-                attr = vars(klass)[f.name]
-                if hasattr(type(attr), "__set__") or hasattr(type(attr), "__delete__"):
+        for namespace in namespaces:
+            if f.name in namespace:
+                kind = type(namespace[f.name])
+                if hasattr(kind, "__set__") or hasattr(kind, "__delete__"):
                     return False
                 break
     return True
@@ -258,6 +262,9 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
+        #: contracts _value found supported and is planning now: installed() need not
+        #: ask unsupported() again when planning one comes back through the model
+        self._vetted: set[type] = set()
         #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
         #: BUDGET the generated decoders count in too (None: no bound)
         self.budget = (
@@ -283,6 +290,11 @@ class NativeBackend:
             vars(model)["to_json"] = self._engine.JsonEntry(
                 vars(model), to_json.__get__(model, cls)
             )
+        from_json = getattr(cls, "from_json", None)  # TypeModel's: JSON read in C (json_read.c)
+        if from_json is not None and from_json.__qualname__ == "TypeModel.from_json":
+            vars(model)["from_json"] = self._engine.JsonReadEntry(
+                vars(model), from_json.__get__(model, cls)
+            )
 
     # -- the model's hooks (called under the model's lock) ---------------------
 
@@ -295,13 +307,14 @@ class NativeBackend:
         cls = codec.cls
         self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
-        reason = unsupported(self.model, codec.info)
+        levels = levels_of(self.model, cls)
+        reason = None if cls in self._vetted else unsupported(self.model, codec.info, levels)
         if reason is not None:
             self.reasons[cls] = reason
             return False
         self.reasons.pop(cls, None)
         try:
-            self._plan(cls)
+            self._plan(cls, levels)
             return True
         except (TypeError, ValueError, OverflowError) as exc:  # a planner bug: stay correct
             self._forget_unready()
@@ -390,7 +403,7 @@ class NativeBackend:
 
     # -- building ----------------------------------------------------------------
 
-    def _plan(self, cls: type) -> Plan:
+    def _plan(self, cls: type, levels: list[type] | None = None) -> Plan:
         existing = self.plans.get(cls)
         if existing is not None:
             return existing
@@ -405,7 +418,8 @@ class NativeBackend:
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
-        levels = levels_of(self.model, cls)
+        if levels is None:
+            levels = levels_of(self.model, cls)
         flat = len(levels) == 1
         # the slots: every level's own fields (a flat contract: its fields)
         own = {level: info.fields if flat else self.model._own_fields(level) for level in levels}
@@ -416,13 +430,14 @@ class NativeBackend:
         }
         fields = tuple(self._field(f, groups.get(_oneof_key(f), 0)) for f in slots)
         index = {f.name: i for i, f in enumerate(slots)}
-        hier = self._hier_spec(cls, levels, own, index)
+        reads = _reads_dict(cls, info)
+        hier = self._hier_spec(cls, levels, own, index, {cls: reads})
         spec: PlanSpec = (
             cls,
             fields,
             hier[3][hier[0]][10] if not flat else _ctor_spec(info),
             _unknown_spec(cls, info) if flat else None,
-            _reads_dict(cls, info),
+            reads,
             hier,
         )
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
@@ -437,14 +452,17 @@ class NativeBackend:
         levels: list[type],
         own: dict[type, list[FieldInfo]],
         index: dict[str, int],
+        reads: dict[type, bool],
     ) -> tuple[Any, ...]:
         """The levels of ``cls``'s plan: ``(requested, get_unknown, set_unknown, levels)``,
         each level ``(cls, parent, subtype number, its tag, own slots, children, unknown key,
-        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``."""
+        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``.
+        ``reads`` holds the levels' ``_reads_dict`` that the caller knows already."""
         model = self.model
         position = {level: i for i, level in enumerate(levels)}
         root = levels[0]
-        below = set(levels_of_subtree(model, cls)) - {cls}
+        # cls's descendants (a flat contract has none: its levels are itself alone)
+        below = set(levels_of_subtree(model, cls)) - {cls} if len(levels) > 1 else set()
         specs = []
         for level in levels:
             link = model._parent_of(level) if level is not root else None
@@ -463,7 +481,7 @@ class NativeBackend:
                     tuple(position[sub] for _, sub in model._children_of(level)),
                     unknown_key(level, root) if keeps else None,
                     bool(getattr(level, "__dictoffset__", 0)),
-                    _reads_dict(level, linfo),
+                    reads[level] if level in reads else _reads_dict(level, linfo),
                     level in below,
                     _ctor_spec(linfo, chain_fields, index),
                 )
@@ -476,12 +494,18 @@ class NativeBackend:
         cmp = _default_cmp(f) if f.label is Label.SINGULAR and enc_mode == ENC_DEFAULT else None
         init_mode, init_value, absent_mode, absent_value = _initial(f)
         container = f.container if f.label is Label.REPEATED and f.container is not list else None
+        value = self._value(f.value, f.group)
+        if f.label in (Label.SINGULAR, Label.OPTIONAL) and _zero_like(f.default, f.value):
+            # the engine reads a Timestamp/Duration itself when the field still holds its
+            # zero (merging into a zero is reading afresh): a default equal to the zero,
+            # which the field starts from, is that zero too
+            value = (*value[:8], f.default, *value[9:])
         return (
             f.name,
             f.tag,
             _LABELS[f.label],
             f.packed,
-            self._value(f.value, f.group),
+            value,
             self._value(f.key) if f.key is not None else None,
             tag_bytes(f.tag, 3 if f.group else _wire_type(kind)),
             tag_bytes(f.tag, 2),
@@ -508,7 +532,11 @@ class NativeBackend:
             if planned is not None:
                 sub, native = planned, True
             elif unsupported(self.model, self.model.info(target)) is None:
-                sub, native = self._plan(target), True
+                self._vetted.add(target)
+                try:
+                    sub, native = self._plan(target), True
+                finally:
+                    self._vetted.discard(target)
             else:
                 sub = self.model._codec(target)  # called back: encode/decode looked up per call
         elif vt.kind is Kind.ENUM:
@@ -529,6 +557,16 @@ class NativeBackend:
         zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
         kind = GROUP_KIND if group else KINDS[vt.kind]
         return (kind, sub, native, members, plain, vt.closed, *helpers, zero, *conversion(vt))
+
+
+def _zero_like(default: Any, vt: ValueType) -> bool:
+    """Whether ``default`` is a Timestamp/Duration field's zero in all but identity: a
+    ``datetime`` at the epoch (aware: a naive one is not equal) or ``timedelta(0)``,
+    which encodes as nothing, so that merging a value into it is reading the value."""
+    if vt.kind not in _TIME_HELPERS or vt.encode_with is not None:
+        return False
+    zero = zero_value(vt)
+    return type(default) is type(zero) and default is not zero and default == zero
 
 
 def conversion(vt: ValueType) -> tuple[int, Any, Any, Any]:

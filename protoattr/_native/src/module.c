@@ -21,6 +21,9 @@ static int engine_exec(PyObject *module) {
     if (engine_add_json_write(module) < 0) {  /* json_write.c */
         return -1;
     }
+    if (engine_add_json_read(module) < 0) {  /* json_read.c */
+        return -1;
+    }
     /* Find the importing thread's stack bound now: on Linux's main thread that is
      * glibc reading /proc/self/maps (~0.15 ms), which a program would otherwise
      * pay on its first serialize or deserialize. */

@@ -188,6 +188,8 @@ void engine_gc_pause(EngineState *st);
 void engine_gc_resume(EngineState *st);
 /* stream.c: FrameReader and encode_frames (length-prefixed streams). */
 int engine_add_stream(PyObject *module);
+/* json_read.c: JsonReader (from_json in C). */
+int engine_add_json_read(PyObject *module);
 /* construct.c: a plan's construct_new object, object.__new__ called directly. */
 PyObject *engine_new_object(EngineState *st, Plan *plan);
 
