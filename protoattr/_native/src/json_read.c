@@ -100,6 +100,35 @@ static int lit(JCtx *c, const char *word, Py_ssize_t n) {
     return 1;
 }
 
+/* Consumes `ch` if it comes next: 1 if it did, 0 if not (nothing consumed). */
+ENGINE_INLINE int json_eat(JCtx *c, unsigned char ch) {
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Between a key and its value: blanks, ':', blanks; 0, or -1 when no ':' follows. */
+ENGINE_INLINE int json_colon(JCtx *c) {
+    ws(c);
+    if (!json_eat(c, ':')) return -1;
+    ws(c);
+    return 0;
+}
+
+/* After an element of an array or object, the one place that decides what comes next:
+ * blanks, then ',' and blanks (1: another element follows), or `close` (0: the
+ * container ended, `close` consumed); -1 for anything else. */
+ENGINE_INLINE int json_next(JCtx *c, unsigned char close) {
+    ws(c);
+    if (json_eat(c, ',')) {
+        ws(c);
+        return 1;
+    }
+    return json_eat(c, close) ? 0 : -1;
+}
+
 static int hexval(unsigned char ch) {
     if (ch >= '0' && ch <= '9') return ch - '0';
     if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
@@ -416,10 +445,7 @@ static int skip_object(JCtx *c) {
     int count = 0;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
-        return 0;
-    }
+    if (json_eat(c, '}')) return 0;
     for (;;) {
         if (c->p >= c->end || *c->p != '"') return -1;
         const char *s;
@@ -434,22 +460,11 @@ static int skip_object(JCtx *c) {
         ks[count] = s;
         kn[count] = n;
         count++;
-        ws(c);
-        if (c->p >= c->end || *c->p != ':') return -1;
-        c->p++;
-        ws(c);
+        if (json_colon(c) < 0) return -1;
         if (jskip_value(c) < 0) return -1;
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, '}');
+        if (more > 0) continue;
+        return more;
     }
 }
 
@@ -471,25 +486,17 @@ static int jskip_value(JCtx *c) {
         if (++c->nest > JR_MAX_NEST) return -1;
         c->p++;
         ws(c);
-        if (c->p < c->end && *c->p == ']') {
-            c->p++;
+        if (json_eat(c, ']')) {
             c->nest--;
             return 0;
         }
         for (;;) {
             if (jskip_value(c) < 0) return -1;
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == ']') {
-                c->p++;
-                c->nest--;
-                return 0;
-            }
-            return -1;
+            int more = json_next(c, ']');
+            if (more > 0) continue;
+            if (more < 0) return -1;
+            c->nest--;
+            return 0;
         }
     case 't':
         return lit(c, "true", 4) ? 0 : -1;
@@ -814,8 +821,7 @@ static int read_list(JCtx *c, const JField *f, PyObject *list, Py_ssize_t depth)
     if (c->p >= c->end || *c->p != '[' || ++c->nest > JR_MAX_NEST) return -1;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == ']') {
-        c->p++;
+    if (json_eat(c, ']')) {
         c->nest--;
         return 0;
     }
@@ -828,18 +834,11 @@ static int read_list(JCtx *c, const JField *f, PyObject *list, Py_ssize_t depth)
             Py_DECREF(x);
             if (r < 0) return -1;
         }
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == ']') {
-            c->p++;
-            c->nest--;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, ']');
+        if (more > 0) continue;
+        if (more < 0) return -1;
+        c->nest--;
+        return 0;
     }
 }
 
@@ -847,8 +846,7 @@ static int read_map(JCtx *c, const JField *f, PyObject *dict, Py_ssize_t depth) 
     if (c->p >= c->end || *c->p != '{' || ++c->nest > JR_MAX_NEST) return -1;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
+    if (json_eat(c, '}')) {
         c->nest--;
         return 0;
     }
@@ -881,18 +879,11 @@ static int read_map(JCtx *c, const JField *f, PyObject *dict, Py_ssize_t depth) 
         Py_DECREF(x);
         /* a key seen again: a duplicate in the text, or two spellings of one number */
         if (r < 0 || PyDict_GET_SIZE(dict) == before) return -1;
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            c->nest--;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, '}');
+        if (more > 0) continue;
+        if (more < 0) return -1;
+        c->nest--;
+        return 0;
     }
 }
 
@@ -1062,9 +1053,7 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
     }
     c->p++;  /* '{' */
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
-    } else {
+    if (!json_eat(c, '}')) {
         for (;;) {
             const char *s;
             Py_ssize_t kn;
@@ -1094,10 +1083,7 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
                 unknown_n[nunknown] = kn;
                 nunknown++;
             }
-            ws(c);
-            if (c->p >= c->end || *c->p != ':') goto done;
-            c->p++;
-            ws(c);
+            if (json_colon(c) < 0) goto done;
             if (idx < 0) {
                 if (jskip_value(c) < 0) goto done;
             } else {
@@ -1121,17 +1107,10 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
                     if (read_field_value(c, f, &vals[idx], depth) < 0) goto done;
                 }
             }
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == '}') {
-                c->p++;
-                break;
-            }
-            goto done;
+            int more = json_next(c, '}');
+            if (more > 0) continue;
+            if (more < 0) goto done;
+            break;
         }
     }
     c->nest--;
@@ -1363,9 +1342,7 @@ static PyObject *jr_items(JCtx *c, JsonReader *r, int as_tuple) {
     if (list == NULL) return NULL;
     c->p++;  /* '[' */
     ws(c);
-    if (c->p < c->end && *c->p == ']') {
-        c->p++;
-    } else {
+    if (!json_eat(c, ']')) {
         for (;;) {
             if (c->p >= c->end || *c->p != '{') goto fail;
             PyObject *x = jr_message(c, r, 0);
@@ -1373,17 +1350,10 @@ static PyObject *jr_items(JCtx *c, JsonReader *r, int as_tuple) {
             int e = PyList_Append(list, x);
             Py_DECREF(x);
             if (e < 0) goto fail;
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == ']') {
-                c->p++;
-                break;
-            }
-            goto fail;
+            int more = json_next(c, ']');
+            if (more > 0) continue;
+            if (more < 0) goto fail;
+            break;
         }
     }
     if (as_tuple) {
