@@ -14,6 +14,7 @@
  * never accept what the reference refuses, never build a different value.
  */
 #include "engine.h"
+#include "json_entry.h"
 #include "stack.h"
 
 #include "timefmt.h"
@@ -1511,13 +1512,7 @@ static PyType_Spec reader_spec = {
  * and every text the reader hands back, goes to the Python method, unchanged. */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *model_dict;      /* vars(model) */
-    PyObject *slow;            /* the shadowed Python method, bound to the model */
-    PyObject *plans;           /* the _json_plans object the tables belong to, or NULL */
-    PyObject *tables;          /* ({cls: JsonReader or None}, the same with ignore_unknown) */
-    PyObject *str_plans;
+    JSON_ENTRY_FIELDS          /* tables: (the dict, the same with ignore_unknown_fields) */
     PyObject *str_ignore;
     PyTypeObject *reader_type;
 } JsonReadEntry;
@@ -1572,22 +1567,11 @@ static PyObject *rentry_call(JsonReadEntry *self, PyObject *const *args, size_t 
 }
 
 static PyObject *rentry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *model_dict, *slow;
-    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "JsonReadEntry takes positional arguments");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "O!O:JsonReadEntry", &PyDict_Type, &model_dict, &slow)) {
-        return NULL;
-    }
-    JsonReadEntry *self = (JsonReadEntry *)type->tp_alloc(type, 0);
+    JsonReadEntry *self = (JsonReadEntry *)json_entry_new(
+        type, args, kwds, "JsonReadEntry", "O!O:JsonReadEntry", (vectorcallfunc)rentry_call);
     if (self == NULL) return NULL;
-    self->vectorcall = (vectorcallfunc)rentry_call;
-    self->model_dict = Py_NewRef(model_dict);
-    self->slow = Py_NewRef(slow);
-    self->str_plans = PyUnicode_InternFromString("_json_plans");
     self->str_ignore = PyUnicode_InternFromString("ignore_unknown_fields");
-    if (self->str_plans == NULL || self->str_ignore == NULL) {
+    if (self->str_ignore == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1615,42 +1599,19 @@ static PyObject *rentry_bind(JsonReadEntry *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *rentry_wrapped(JsonReadEntry *self, void *closure) {
-    if (self->slow == NULL) Py_RETURN_NONE;
-    return Py_NewRef(self->slow);
-}
-
 static PyObject *rentry_plans(JsonReadEntry *self, void *closure) {
     if (self->plans == NULL) Py_RETURN_NONE;
     return Py_NewRef(self->plans);
 }
 
-static PyObject *rentry_attr_of_slow(JsonReadEntry *self, void *closure) {
-    if (self->slow == NULL) Py_RETURN_NONE;
-    return PyObject_GetAttrString(self->slow, (const char *)closure);
-}
-
-static PyObject *rentry_repr(JsonReadEntry *self) {
-    return PyUnicode_FromFormat("<native entry point of %R>", self->slow);
-}
-
 static int rentry_traverse(JsonReadEntry *self, visitproc visit, void *arg) {
-    Py_VISIT(Py_TYPE(self));
-    Py_VISIT(self->model_dict);
-    Py_VISIT(self->slow);
-    Py_VISIT(self->plans);
-    Py_VISIT(self->tables);
     Py_VISIT(self->reader_type);
-    return 0;
+    return json_entry_traverse((JsonEntryHead *)self, visit, arg);
 }
 
 static int rentry_clear(JsonReadEntry *self) {
-    Py_CLEAR(self->model_dict);
-    Py_CLEAR(self->slow);
-    Py_CLEAR(self->plans);
-    Py_CLEAR(self->tables);
     Py_CLEAR(self->reader_type);
-    return 0;
+    return json_entry_clear((JsonEntryHead *)self);
 }
 
 static void rentry_dealloc(JsonReadEntry *self) {
@@ -1671,25 +1632,20 @@ static PyMethodDef rentry_methods[] = {
 };
 
 static PyGetSetDef rentry_getset[] = {
-    {"__wrapped__", (getter)rentry_wrapped, NULL, "the Python method", NULL},
+    {"__wrapped__", json_entry_wrapped, NULL, "the Python method", NULL},
     {"plans", (getter)rentry_plans, NULL, "the _json_plans its tables belong to, or None", NULL},
-    {"__doc__", (getter)rentry_attr_of_slow, NULL, NULL, "__doc__"},
-    {"__name__", (getter)rentry_attr_of_slow, NULL, NULL, "__name__"},
-    {"__qualname__", (getter)rentry_attr_of_slow, NULL, NULL, "__qualname__"},
-    {"__self__", (getter)rentry_attr_of_slow, NULL, "the model", "__self__"},
-    {"__func__", (getter)rentry_attr_of_slow, NULL, "the TypeModel method", "__func__"},
-    {"__module__", (getter)rentry_attr_of_slow, NULL, NULL, "__module__"},
+    JSON_ENTRY_GETSET_OF_SLOW
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMemberDef rentry_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonReadEntry, vectorcall), READONLY, NULL},
+    JSON_ENTRY_MEMBERS
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyType_Slot rentry_slots[] = {
     {Py_tp_dealloc, rentry_dealloc},
-    {Py_tp_repr, rentry_repr},
+    {Py_tp_repr, json_entry_repr},
     {Py_tp_traverse, rentry_traverse},
     {Py_tp_clear, rentry_clear},
     {Py_tp_methods, rentry_methods},
