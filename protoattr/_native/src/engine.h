@@ -57,6 +57,9 @@ int skip_value(Ctx *c, uint64_t tag, const unsigned char **p, const unsigned cha
 int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n);
 int store_unknown(PyObject *set_unknown, PyObject *obj, PyObject *key, const Unknown *u);
 int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth);
+/* The object of `plan` from the complete field values `vals` (borrowed): the plan's
+ * constructor call, then the fields set after it; the binary and JSON readers share it. */
+PyObject *construct_object(EngineState *st, Plan *plan, PyObject **vals);
 
 /* encode.c */
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);

@@ -953,31 +953,7 @@ static PyObject *jr_build(JCtx *c, JsonReader *r, PyObject **vals, Py_ssize_t de
             Py_SETREF(vals[i], conv);
         }
     }
-    PyObject *obj;
-    if (plan->construct_new) {
-        obj = engine_new_object(c->st, plan);
-    } else {
-        PyObject *small[16];
-        PyObject **args = small;
-        if (plan->ncall > 16) {
-            args = PyMem_Malloc((size_t)plan->ncall * sizeof(PyObject *));
-            if (args == NULL) return PyErr_NoMemory();
-        }
-        for (Py_ssize_t j = 0; j < plan->ncall; j++) {
-            args[j] = vals[plan->call_fields[j]];
-        }
-        obj = PyObject_Vectorcall(plan->ctor, args, (size_t)plan->npositional, plan->kwnames);
-        if (args != small) PyMem_Free(args);
-    }
-    if (obj == NULL) return NULL;
-    for (Py_ssize_t j = 0; j < plan->nlate; j++) {
-        Py_ssize_t i = plan->late_fields[j];
-        if (PyObject_GenericSetAttr(obj, plan->fields[i].name, vals[i]) < 0) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-    }
-    return obj;
+    return construct_object(c->st, plan, vals);
 }
 
 static int depth_ok(const JsonReader *r, Py_ssize_t depth) {
