@@ -128,6 +128,33 @@ typedef struct Hier {
     PyObject *set_unknown;
 } Hier;
 
+/* An int value (an int or a subclass) as int64 within [lo, hi]; -1 (maybe with an
+ * exception) otherwise.  encode.c's, and json_write.c's for exact ints. */
+static inline int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+        return -1;
+    }
+    *out = (int64_t)x;
+    return 0;
+}
+
+static inline int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
+        return -1;
+    }
+    *out = (uint64_t)x;
+    return 0;
+}
+
 /* A plan runs several levels (a hierarchy) rather than one flat message. */
 static inline int hier_is_multi(const Plan *plan) {
     return plan->hier != NULL && plan->hier->nlevels > 1;

@@ -14,6 +14,7 @@
  * raises the EncodeError.  So nothing here builds an error message.
  */
 #include "json_write.h"
+#include "engine.h"
 #include "json_entry.h"
 #include "plan.h"
 #include "buffer.h"
@@ -373,28 +374,11 @@ static int put_base64(W *w, const unsigned char *s, Py_ssize_t n) {
 
 /* An exact int within [lo, hi]. */
 static int exact_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
-    if (!PyLong_CheckExact(v)) {
-        return -1;
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
-        return -1;
-    }
-    *out = (int64_t)x;
-    return 0;
+    return PyLong_CheckExact(v) ? get_signed(v, lo, hi, out) : -1;
 }
 
 static int exact_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
-    if (!PyLong_CheckExact(v)) {
-        return -1;
-    }
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
-    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
-        return -1;
-    }
-    *out = (uint64_t)x;
-    return 0;
+    return PyLong_CheckExact(v) ? get_unsigned(v, hi, out) : -1;
 }
 
 /* An exact float, or an exact int as float(v) makes it. */
