@@ -32,22 +32,6 @@ static int pack_float32(double d, unsigned char *p) {
     return PyFloat_Pack4(d, (char *)p, 1);
 }
 
-static int get_double(PyObject *v, double *out) {
-    if (PyFloat_CheckExact(v)) {
-        *out = PyFloat_AS_DOUBLE(v);
-        return 0;
-    }
-    if (PyLong_CheckExact(v)) {
-        double d = PyLong_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-            return -1;
-        }
-        *out = d;
-        return 0;
-    }
-    return -1;
-}
-
 /* The enum number of `v`; a new reference to the int in *hold when .value was read. */
 static int get_enum(EngineState *st, const ValueSpec *vs, PyObject *v, int64_t *out) {
     int r;

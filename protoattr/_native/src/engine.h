@@ -155,6 +155,23 @@ static inline int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
     return 0;
 }
 
+/* An exact float, or an exact int as float(v) makes it (encode.c, json_write.c). */
+static inline int get_double(PyObject *v, double *out) {
+    if (PyFloat_CheckExact(v)) {
+        *out = PyFloat_AS_DOUBLE(v);
+        return 0;
+    }
+    if (PyLong_CheckExact(v)) {
+        double d = PyLong_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        *out = d;
+        return 0;
+    }
+    return -1;
+}
+
 /* A plan runs several levels (a hierarchy) rather than one flat message. */
 static inline int hier_is_multi(const Plan *plan) {
     return plan->hier != NULL && plan->hier->nlevels > 1;

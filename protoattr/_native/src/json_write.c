@@ -381,23 +381,6 @@ static int exact_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
     return PyLong_CheckExact(v) ? get_unsigned(v, hi, out) : -1;
 }
 
-/* An exact float, or an exact int as float(v) makes it. */
-static int as_double(PyObject *v, double *out) {
-    if (PyFloat_CheckExact(v)) {
-        *out = PyFloat_AS_DOUBLE(v);
-        return 0;
-    }
-    if (PyLong_CheckExact(v)) {
-        double d = PyLong_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-            return -1;
-        }
-        *out = d;
-        return 0;
-    }
-    return -1;
-}
-
 static int put_nonfinite(W *w, double d) {
     if (d != d) {
         return put(w, "\"NaN\"", 5);
@@ -607,7 +590,7 @@ static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, 
     }
     double d;
     if (PyFloat_CheckExact(x) || PyLong_CheckExact(x)) {
-        if (as_double(x, &d) < 0 || d - d != 0.0) {
+        if (get_double(x, &d) < 0 || d - d != 0.0) {
             return -1;
         }
         return put_repr(w, d);
@@ -655,11 +638,11 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
         if (exact_signed(v, 0, 1, &s) < 0) return -1;
         return s ? put(w, "true", 4) : put(w, "false", 5);
     case K_DOUBLE:
-        if (as_double(v, &d) < 0) return -1;
+        if (get_double(v, &d) < 0) return -1;
         if (d - d != 0.0) return put_nonfinite(w, d);
         return put_repr(w, d);
     case K_FLOAT:
-        if (as_double(v, &d) < 0) return -1;
+        if (get_double(v, &d) < 0) return -1;
         return put_float32(w, d);
     case K_STRING:
         if (!PyUnicode_CheckExact(v)) return -1;
@@ -886,7 +869,7 @@ static int is_absent(EngineState *st, const JField *f, PyObject *v) {
     case M_UNLESS_SAME_BITS: {
         double d;
         unsigned char bits[8];
-        if (as_double(v, &d) < 0) {
+        if (get_double(v, &d) < 0) {
             return -1;
         }
         int r = f->float32 ? PyFloat_Pack4(d, (char *)bits, 1) : PyFloat_Pack8(d, (char *)bits, 1);
