@@ -568,6 +568,22 @@ static PyObject *float_of(int kind, double d) {
     return PyFloat_FromDouble(d);
 }
 
+/* The fraction of a Timestamp or Duration, where s[*i] may be its '.': 1 to 9 digits before
+ * the last character, as microseconds (digits past the sixth dropped) in *us, *i past
+ * them.  0 (nothing read) without a '.'; -1 for no digit or more than 9. */
+static int fraction_us(const char *s, Py_ssize_t n, Py_ssize_t *i, int64_t *us) {
+    if (s[*i] != '.') return 0;
+    Py_ssize_t f0 = ++*i;
+    while (*i < n - 1 && is_digit((unsigned char)s[*i])) {
+        if (*i - f0 < 6) *us = *us * 10 + (s[*i] - '0');
+        ++*i;
+    }
+    Py_ssize_t nd = *i - f0;
+    if (nd < 1 || nd > 9) return -1;
+    for (Py_ssize_t k = nd; k < 6; k++) *us *= 10;
+    return 0;
+}
+
 /* An RFC 3339 Timestamp in the form the reference reads itself, "...Z": the datetime;
  * NULL for anything else (an offset, a bad date: the reference decides). */
 static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
@@ -577,19 +593,9 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     for (int i = 0; i < 19; i++) {
         if (shape[i] == 'd' ? !is_digit((unsigned char)s[i]) : s[i] != shape[i]) return NULL;
     }
-    int us = 0;
+    int64_t us = 0;
     Py_ssize_t i = 19;
-    if (s[i] == '.') {
-        i++;
-        Py_ssize_t f0 = i;
-        while (i < n - 1 && is_digit((unsigned char)s[i])) {
-            if (i - f0 < 6) us = us * 10 + (s[i] - '0');
-            i++;
-        }
-        Py_ssize_t nd = i - f0;
-        if (nd < 1 || nd > 9) return NULL;
-        for (Py_ssize_t k = nd; k < 6; k++) us *= 10;
-    }
+    if (fraction_us(s, n, &i, &us) < 0) return NULL;
     if (i != n - 1) return NULL;
 #define D2(k) ((s[k] - '0') * 10 + (s[k + 1] - '0'))
     int year = D2(0) * 100 + D2(2);
@@ -604,7 +610,7 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (day > mdays[month - 1] + (month == 2 && leap)) return NULL;
     PyDateTime_CAPI *api = c->dt;
-    return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, us,
+    return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, (int)us,
                                          api->TimeZone_UTC, api->DateTimeType);
 }
 
@@ -626,17 +632,7 @@ static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
     }
     if (i == d0) return NULL;
     int64_t us = 0;
-    if (s[i] == '.') {
-        i++;
-        Py_ssize_t f0 = i;
-        while (i < n - 1 && is_digit((unsigned char)s[i])) {
-            if (i - f0 < 6) us = us * 10 + (s[i] - '0');
-            i++;
-        }
-        Py_ssize_t nd = i - f0;
-        if (nd < 1 || nd > 9) return NULL;
-        for (Py_ssize_t k = nd; k < 6; k++) us *= 10;
-    }
+    if (fraction_us(s, n, &i, &us) < 0) return NULL;
     if (i != n - 1 || secs > 315576000000LL) return NULL;
     int days = (int)(secs / 86400);
     int rest = (int)(secs % 86400);
