@@ -517,23 +517,12 @@ int store_unknown(PyObject *set_unknown, PyObject *obj, PyObject *key, const Unk
     return 0;
 }
 
-static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
-    for (Py_ssize_t i = 0; i < plan->nfields; i++) {
-        const Field *f = &plan->fields[i];
-        if (vals[i] == NULL && fill_absent(c, f, &vals[i], depth) < 0) {
-            return NULL;
-        }
-        if (f->container != NULL) {
-            PyObject *conv = PyObject_CallOneArg(f->container, vals[i]);
-            if (conv == NULL) return NULL;
-            Py_SETREF(vals[i], conv);
-        }
-    }
+PyObject *construct_object(EngineState *st, Plan *plan, PyObject **vals) {
     PyObject *obj;
     if (plan->construct_new) {
-        obj = engine_new_object(c->st, plan);
+        obj = engine_new_object(st, plan);
     } else {
-        PyObject *small[16];
+        PyObject *small[16] = {NULL};  /* gcc 12 cannot see that ncall == 0 reads none */
         PyObject **args = small;
         if (plan->ncall > 16) {
             args = PyMem_Malloc((size_t)plan->ncall * sizeof(PyObject *));
@@ -554,6 +543,25 @@ static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Un
             Py_DECREF(obj);
             return NULL;
         }
+    }
+    return obj;
+}
+
+static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
+    for (Py_ssize_t i = 0; i < plan->nfields; i++) {
+        const Field *f = &plan->fields[i];
+        if (vals[i] == NULL && fill_absent(c, f, &vals[i], depth) < 0) {
+            return NULL;
+        }
+        if (f->container != NULL) {
+            PyObject *conv = PyObject_CallOneArg(f->container, vals[i]);
+            if (conv == NULL) return NULL;
+            Py_SETREF(vals[i], conv);
+        }
+    }
+    PyObject *obj = construct_object(c->st, plan, vals);
+    if (obj == NULL) {
+        return NULL;
     }
     if (unknown->len && store_unknown(plan->set_unknown, obj, plan->unknown_key, unknown) < 0) {
         Py_DECREF(obj);

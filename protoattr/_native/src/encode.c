@@ -19,32 +19,6 @@
 #endif
 
 
-/* An int value as int64 within [lo, hi]; -1 (maybe with an exception) otherwise. */
-static int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
-    if (!PyLong_Check(v)) {
-        return -1;
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
-        return -1;
-    }
-    *out = (int64_t)x;
-    return 0;
-}
-
-static int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
-    if (!PyLong_Check(v)) {
-        return -1;
-    }
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
-    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
-        return -1;
-    }
-    *out = (uint64_t)x;
-    return 0;
-}
-
 /* A float32 as the Python backend packs it: a NaN keeps the sign and the top payload
  * bits of the double (_wire.pack_float32_nan), anything else as struct does. */
 static int pack_float32(double d, unsigned char *p) {
@@ -56,22 +30,6 @@ static int pack_float32(double d, unsigned char *p) {
         return 0;
     }
     return PyFloat_Pack4(d, (char *)p, 1);
-}
-
-static int get_double(PyObject *v, double *out) {
-    if (PyFloat_CheckExact(v)) {
-        *out = PyFloat_AS_DOUBLE(v);
-        return 0;
-    }
-    if (PyLong_CheckExact(v)) {
-        double d = PyLong_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-            return -1;
-        }
-        *out = d;
-        return 0;
-    }
-    return -1;
 }
 
 /* The enum number of `v`; a new reference to the int in *hold when .value was read. */

@@ -57,6 +57,9 @@ int skip_value(Ctx *c, uint64_t tag, const unsigned char **p, const unsigned cha
 int unknown_add(Unknown *u, const unsigned char *src, Py_ssize_t n);
 int store_unknown(PyObject *set_unknown, PyObject *obj, PyObject *key, const Unknown *u);
 int fill_absent(Ctx *c, const Field *f, PyObject **slot, Py_ssize_t depth);
+/* The object of `plan` from the complete field values `vals` (borrowed): the plan's
+ * constructor call, then the fields set after it; the binary and JSON readers share it. */
+PyObject *construct_object(EngineState *st, Plan *plan, PyObject **vals);
 
 /* encode.c */
 int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth);
@@ -124,6 +127,50 @@ typedef struct Hier {
     PyObject *get_unknown;
     PyObject *set_unknown;
 } Hier;
+
+/* An int value (an int or a subclass) as int64 within [lo, hi]; -1 (maybe with an
+ * exception) otherwise.  encode.c's, and json_write.c's for exact ints. */
+static inline int get_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
+        return -1;
+    }
+    *out = (int64_t)x;
+    return 0;
+}
+
+static inline int get_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
+    if (!PyLong_Check(v)) {
+        return -1;
+    }
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
+        return -1;
+    }
+    *out = (uint64_t)x;
+    return 0;
+}
+
+/* An exact float, or an exact int as float(v) makes it (encode.c, json_write.c). */
+static inline int get_double(PyObject *v, double *out) {
+    if (PyFloat_CheckExact(v)) {
+        *out = PyFloat_AS_DOUBLE(v);
+        return 0;
+    }
+    if (PyLong_CheckExact(v)) {
+        double d = PyLong_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        *out = d;
+        return 0;
+    }
+    return -1;
+}
 
 /* A plan runs several levels (a hierarchy) rather than one flat message. */
 static inline int hier_is_multi(const Plan *plan) {

@@ -14,6 +14,7 @@
  * never accept what the reference refuses, never build a different value.
  */
 #include "engine.h"
+#include "json_entry.h"
 #include "stack.h"
 
 #include "timefmt.h"
@@ -98,6 +99,35 @@ static int lit(JCtx *c, const char *word, Py_ssize_t n) {
     }
     c->p += n;
     return 1;
+}
+
+/* Consumes `ch` if it comes next: 1 if it did, 0 if not (nothing consumed). */
+ENGINE_INLINE int json_eat(JCtx *c, unsigned char ch) {
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Between a key and its value: blanks, ':', blanks; 0, or -1 when no ':' follows. */
+ENGINE_INLINE int json_colon(JCtx *c) {
+    ws(c);
+    if (!json_eat(c, ':')) return -1;
+    ws(c);
+    return 0;
+}
+
+/* After an element of an array or object, the one place that decides what comes next:
+ * blanks, then ',' and blanks (1: another element follows), or `close` (0: the
+ * container ended, `close` consumed); -1 for anything else. */
+ENGINE_INLINE int json_next(JCtx *c, unsigned char close) {
+    ws(c);
+    if (json_eat(c, ',')) {
+        ws(c);
+        return 1;
+    }
+    return json_eat(c, close) ? 0 : -1;
 }
 
 static int hexval(unsigned char ch) {
@@ -416,10 +446,7 @@ static int skip_object(JCtx *c) {
     int count = 0;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
-        return 0;
-    }
+    if (json_eat(c, '}')) return 0;
     for (;;) {
         if (c->p >= c->end || *c->p != '"') return -1;
         const char *s;
@@ -434,22 +461,11 @@ static int skip_object(JCtx *c) {
         ks[count] = s;
         kn[count] = n;
         count++;
-        ws(c);
-        if (c->p >= c->end || *c->p != ':') return -1;
-        c->p++;
-        ws(c);
+        if (json_colon(c) < 0) return -1;
         if (jskip_value(c) < 0) return -1;
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, '}');
+        if (more > 0) continue;
+        return more;
     }
 }
 
@@ -471,25 +487,17 @@ static int jskip_value(JCtx *c) {
         if (++c->nest > JR_MAX_NEST) return -1;
         c->p++;
         ws(c);
-        if (c->p < c->end && *c->p == ']') {
-            c->p++;
+        if (json_eat(c, ']')) {
             c->nest--;
             return 0;
         }
         for (;;) {
             if (jskip_value(c) < 0) return -1;
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == ']') {
-                c->p++;
-                c->nest--;
-                return 0;
-            }
-            return -1;
+            int more = json_next(c, ']');
+            if (more > 0) continue;
+            if (more < 0) return -1;
+            c->nest--;
+            return 0;
         }
     case 't':
         return lit(c, "true", 4) ? 0 : -1;
@@ -560,6 +568,22 @@ static PyObject *float_of(int kind, double d) {
     return PyFloat_FromDouble(d);
 }
 
+/* The fraction of a Timestamp or Duration, where s[*i] may be its '.': 1 to 9 digits before
+ * the last character, as microseconds (digits past the sixth dropped) in *us, *i past
+ * them.  0 (nothing read) without a '.'; -1 for no digit or more than 9. */
+static int fraction_us(const char *s, Py_ssize_t n, Py_ssize_t *i, int64_t *us) {
+    if (s[*i] != '.') return 0;
+    Py_ssize_t f0 = ++*i;
+    while (*i < n - 1 && is_digit((unsigned char)s[*i])) {
+        if (*i - f0 < 6) *us = *us * 10 + (s[*i] - '0');
+        ++*i;
+    }
+    Py_ssize_t nd = *i - f0;
+    if (nd < 1 || nd > 9) return -1;
+    for (Py_ssize_t k = nd; k < 6; k++) *us *= 10;
+    return 0;
+}
+
 /* An RFC 3339 Timestamp in the form the reference reads itself, "...Z": the datetime;
  * NULL for anything else (an offset, a bad date: the reference decides). */
 static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
@@ -569,19 +593,9 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     for (int i = 0; i < 19; i++) {
         if (shape[i] == 'd' ? !is_digit((unsigned char)s[i]) : s[i] != shape[i]) return NULL;
     }
-    int us = 0;
+    int64_t us = 0;
     Py_ssize_t i = 19;
-    if (s[i] == '.') {
-        i++;
-        Py_ssize_t f0 = i;
-        while (i < n - 1 && is_digit((unsigned char)s[i])) {
-            if (i - f0 < 6) us = us * 10 + (s[i] - '0');
-            i++;
-        }
-        Py_ssize_t nd = i - f0;
-        if (nd < 1 || nd > 9) return NULL;
-        for (Py_ssize_t k = nd; k < 6; k++) us *= 10;
-    }
+    if (fraction_us(s, n, &i, &us) < 0) return NULL;
     if (i != n - 1) return NULL;
 #define D2(k) ((s[k] - '0') * 10 + (s[k + 1] - '0'))
     int year = D2(0) * 100 + D2(2);
@@ -596,7 +610,7 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (day > mdays[month - 1] + (month == 2 && leap)) return NULL;
     PyDateTime_CAPI *api = c->dt;
-    return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, us,
+    return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, (int)us,
                                          api->TimeZone_UTC, api->DateTimeType);
 }
 
@@ -618,17 +632,7 @@ static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
     }
     if (i == d0) return NULL;
     int64_t us = 0;
-    if (s[i] == '.') {
-        i++;
-        Py_ssize_t f0 = i;
-        while (i < n - 1 && is_digit((unsigned char)s[i])) {
-            if (i - f0 < 6) us = us * 10 + (s[i] - '0');
-            i++;
-        }
-        Py_ssize_t nd = i - f0;
-        if (nd < 1 || nd > 9) return NULL;
-        for (Py_ssize_t k = nd; k < 6; k++) us *= 10;
-    }
+    if (fraction_us(s, n, &i, &us) < 0) return NULL;
     if (i != n - 1 || secs > 315576000000LL) return NULL;
     int days = (int)(secs / 86400);
     int rest = (int)(secs % 86400);
@@ -814,8 +818,7 @@ static int read_list(JCtx *c, const JField *f, PyObject *list, Py_ssize_t depth)
     if (c->p >= c->end || *c->p != '[' || ++c->nest > JR_MAX_NEST) return -1;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == ']') {
-        c->p++;
+    if (json_eat(c, ']')) {
         c->nest--;
         return 0;
     }
@@ -828,18 +831,11 @@ static int read_list(JCtx *c, const JField *f, PyObject *list, Py_ssize_t depth)
             Py_DECREF(x);
             if (r < 0) return -1;
         }
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == ']') {
-            c->p++;
-            c->nest--;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, ']');
+        if (more > 0) continue;
+        if (more < 0) return -1;
+        c->nest--;
+        return 0;
     }
 }
 
@@ -847,8 +843,7 @@ static int read_map(JCtx *c, const JField *f, PyObject *dict, Py_ssize_t depth) 
     if (c->p >= c->end || *c->p != '{' || ++c->nest > JR_MAX_NEST) return -1;
     c->p++;
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
+    if (json_eat(c, '}')) {
         c->nest--;
         return 0;
     }
@@ -881,18 +876,11 @@ static int read_map(JCtx *c, const JField *f, PyObject *dict, Py_ssize_t depth) 
         Py_DECREF(x);
         /* a key seen again: a duplicate in the text, or two spellings of one number */
         if (r < 0 || PyDict_GET_SIZE(dict) == before) return -1;
-        ws(c);
-        if (c->p < c->end && *c->p == ',') {
-            c->p++;
-            ws(c);
-            continue;
-        }
-        if (c->p < c->end && *c->p == '}') {
-            c->p++;
-            c->nest--;
-            return 0;
-        }
-        return -1;
+        int more = json_next(c, '}');
+        if (more > 0) continue;
+        if (more < 0) return -1;
+        c->nest--;
+        return 0;
     }
 }
 
@@ -961,31 +949,7 @@ static PyObject *jr_build(JCtx *c, JsonReader *r, PyObject **vals, Py_ssize_t de
             Py_SETREF(vals[i], conv);
         }
     }
-    PyObject *obj;
-    if (plan->construct_new) {
-        obj = engine_new_object(c->st, plan);
-    } else {
-        PyObject *small[16];
-        PyObject **args = small;
-        if (plan->ncall > 16) {
-            args = PyMem_Malloc((size_t)plan->ncall * sizeof(PyObject *));
-            if (args == NULL) return PyErr_NoMemory();
-        }
-        for (Py_ssize_t j = 0; j < plan->ncall; j++) {
-            args[j] = vals[plan->call_fields[j]];
-        }
-        obj = PyObject_Vectorcall(plan->ctor, args, (size_t)plan->npositional, plan->kwnames);
-        if (args != small) PyMem_Free(args);
-    }
-    if (obj == NULL) return NULL;
-    for (Py_ssize_t j = 0; j < plan->nlate; j++) {
-        Py_ssize_t i = plan->late_fields[j];
-        if (PyObject_GenericSetAttr(obj, plan->fields[i].name, vals[i]) < 0) {
-            Py_DECREF(obj);
-            return NULL;
-        }
-    }
-    return obj;
+    return construct_object(c->st, plan, vals);
 }
 
 static int depth_ok(const JsonReader *r, Py_ssize_t depth) {
@@ -1062,9 +1026,7 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
     }
     c->p++;  /* '{' */
     ws(c);
-    if (c->p < c->end && *c->p == '}') {
-        c->p++;
-    } else {
+    if (!json_eat(c, '}')) {
         for (;;) {
             const char *s;
             Py_ssize_t kn;
@@ -1094,10 +1056,7 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
                 unknown_n[nunknown] = kn;
                 nunknown++;
             }
-            ws(c);
-            if (c->p >= c->end || *c->p != ':') goto done;
-            c->p++;
-            ws(c);
+            if (json_colon(c) < 0) goto done;
             if (idx < 0) {
                 if (jskip_value(c) < 0) goto done;
             } else {
@@ -1121,17 +1080,10 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
                     if (read_field_value(c, f, &vals[idx], depth) < 0) goto done;
                 }
             }
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == '}') {
-                c->p++;
-                break;
-            }
-            goto done;
+            int more = json_next(c, '}');
+            if (more > 0) continue;
+            if (more < 0) goto done;
+            break;
         }
     }
     c->nest--;
@@ -1363,9 +1315,7 @@ static PyObject *jr_items(JCtx *c, JsonReader *r, int as_tuple) {
     if (list == NULL) return NULL;
     c->p++;  /* '[' */
     ws(c);
-    if (c->p < c->end && *c->p == ']') {
-        c->p++;
-    } else {
+    if (!json_eat(c, ']')) {
         for (;;) {
             if (c->p >= c->end || *c->p != '{') goto fail;
             PyObject *x = jr_message(c, r, 0);
@@ -1373,17 +1323,10 @@ static PyObject *jr_items(JCtx *c, JsonReader *r, int as_tuple) {
             int e = PyList_Append(list, x);
             Py_DECREF(x);
             if (e < 0) goto fail;
-            ws(c);
-            if (c->p < c->end && *c->p == ',') {
-                c->p++;
-                ws(c);
-                continue;
-            }
-            if (c->p < c->end && *c->p == ']') {
-                c->p++;
-                break;
-            }
-            goto fail;
+            int more = json_next(c, ']');
+            if (more > 0) continue;
+            if (more < 0) goto fail;
+            break;
         }
     }
     if (as_tuple) {
@@ -1541,13 +1484,7 @@ static PyType_Spec reader_spec = {
  * and every text the reader hands back, goes to the Python method, unchanged. */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *model_dict;      /* vars(model) */
-    PyObject *slow;            /* the shadowed Python method, bound to the model */
-    PyObject *plans;           /* the _json_plans object the tables belong to, or NULL */
-    PyObject *tables;          /* ({cls: JsonReader or None}, the same with ignore_unknown) */
-    PyObject *str_plans;
+    JSON_ENTRY_FIELDS          /* tables: (the dict, the same with ignore_unknown_fields) */
     PyObject *str_ignore;
     PyTypeObject *reader_type;
 } JsonReadEntry;
@@ -1602,22 +1539,11 @@ static PyObject *rentry_call(JsonReadEntry *self, PyObject *const *args, size_t 
 }
 
 static PyObject *rentry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *model_dict, *slow;
-    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "JsonReadEntry takes positional arguments");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "O!O:JsonReadEntry", &PyDict_Type, &model_dict, &slow)) {
-        return NULL;
-    }
-    JsonReadEntry *self = (JsonReadEntry *)type->tp_alloc(type, 0);
+    JsonReadEntry *self = (JsonReadEntry *)json_entry_new(
+        type, args, kwds, "JsonReadEntry", "O!O:JsonReadEntry", (vectorcallfunc)rentry_call);
     if (self == NULL) return NULL;
-    self->vectorcall = (vectorcallfunc)rentry_call;
-    self->model_dict = Py_NewRef(model_dict);
-    self->slow = Py_NewRef(slow);
-    self->str_plans = PyUnicode_InternFromString("_json_plans");
     self->str_ignore = PyUnicode_InternFromString("ignore_unknown_fields");
-    if (self->str_plans == NULL || self->str_ignore == NULL) {
+    if (self->str_ignore == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1645,42 +1571,19 @@ static PyObject *rentry_bind(JsonReadEntry *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *rentry_wrapped(JsonReadEntry *self, void *closure) {
-    if (self->slow == NULL) Py_RETURN_NONE;
-    return Py_NewRef(self->slow);
-}
-
 static PyObject *rentry_plans(JsonReadEntry *self, void *closure) {
     if (self->plans == NULL) Py_RETURN_NONE;
     return Py_NewRef(self->plans);
 }
 
-static PyObject *rentry_attr_of_slow(JsonReadEntry *self, void *closure) {
-    if (self->slow == NULL) Py_RETURN_NONE;
-    return PyObject_GetAttrString(self->slow, (const char *)closure);
-}
-
-static PyObject *rentry_repr(JsonReadEntry *self) {
-    return PyUnicode_FromFormat("<native entry point of %R>", self->slow);
-}
-
 static int rentry_traverse(JsonReadEntry *self, visitproc visit, void *arg) {
-    Py_VISIT(Py_TYPE(self));
-    Py_VISIT(self->model_dict);
-    Py_VISIT(self->slow);
-    Py_VISIT(self->plans);
-    Py_VISIT(self->tables);
     Py_VISIT(self->reader_type);
-    return 0;
+    return json_entry_traverse((JsonEntryHead *)self, visit, arg);
 }
 
 static int rentry_clear(JsonReadEntry *self) {
-    Py_CLEAR(self->model_dict);
-    Py_CLEAR(self->slow);
-    Py_CLEAR(self->plans);
-    Py_CLEAR(self->tables);
     Py_CLEAR(self->reader_type);
-    return 0;
+    return json_entry_clear((JsonEntryHead *)self);
 }
 
 static void rentry_dealloc(JsonReadEntry *self) {
@@ -1701,25 +1604,20 @@ static PyMethodDef rentry_methods[] = {
 };
 
 static PyGetSetDef rentry_getset[] = {
-    {"__wrapped__", (getter)rentry_wrapped, NULL, "the Python method", NULL},
+    {"__wrapped__", json_entry_wrapped, NULL, "the Python method", NULL},
     {"plans", (getter)rentry_plans, NULL, "the _json_plans its tables belong to, or None", NULL},
-    {"__doc__", (getter)rentry_attr_of_slow, NULL, NULL, "__doc__"},
-    {"__name__", (getter)rentry_attr_of_slow, NULL, NULL, "__name__"},
-    {"__qualname__", (getter)rentry_attr_of_slow, NULL, NULL, "__qualname__"},
-    {"__self__", (getter)rentry_attr_of_slow, NULL, "the model", "__self__"},
-    {"__func__", (getter)rentry_attr_of_slow, NULL, "the TypeModel method", "__func__"},
-    {"__module__", (getter)rentry_attr_of_slow, NULL, NULL, "__module__"},
+    JSON_ENTRY_GETSET_OF_SLOW
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMemberDef rentry_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonReadEntry, vectorcall), READONLY, NULL},
+    JSON_ENTRY_MEMBERS
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyType_Slot rentry_slots[] = {
     {Py_tp_dealloc, rentry_dealloc},
-    {Py_tp_repr, rentry_repr},
+    {Py_tp_repr, json_entry_repr},
     {Py_tp_traverse, rentry_traverse},
     {Py_tp_clear, rentry_clear},
     {Py_tp_methods, rentry_methods},

@@ -14,6 +14,8 @@
  * raises the EncodeError.  So nothing here builds an error message.
  */
 #include "json_write.h"
+#include "engine.h"
+#include "json_entry.h"
 #include "plan.h"
 #include "buffer.h"
 #include "timefmt.h"
@@ -372,45 +374,11 @@ static int put_base64(W *w, const unsigned char *s, Py_ssize_t n) {
 
 /* An exact int within [lo, hi]. */
 static int exact_signed(PyObject *v, int64_t lo, int64_t hi, int64_t *out) {
-    if (!PyLong_CheckExact(v)) {
-        return -1;
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
-        return -1;
-    }
-    *out = (int64_t)x;
-    return 0;
+    return PyLong_CheckExact(v) ? get_signed(v, lo, hi, out) : -1;
 }
 
 static int exact_unsigned(PyObject *v, uint64_t hi, uint64_t *out) {
-    if (!PyLong_CheckExact(v)) {
-        return -1;
-    }
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
-    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
-        return -1;
-    }
-    *out = (uint64_t)x;
-    return 0;
-}
-
-/* An exact float, or an exact int as float(v) makes it. */
-static int as_double(PyObject *v, double *out) {
-    if (PyFloat_CheckExact(v)) {
-        *out = PyFloat_AS_DOUBLE(v);
-        return 0;
-    }
-    if (PyLong_CheckExact(v)) {
-        double d = PyLong_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-            return -1;
-        }
-        *out = d;
-        return 0;
-    }
-    return -1;
+    return PyLong_CheckExact(v) ? get_unsigned(v, hi, out) : -1;
 }
 
 static int put_nonfinite(W *w, double d) {
@@ -622,7 +590,7 @@ static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, 
     }
     double d;
     if (PyFloat_CheckExact(x) || PyLong_CheckExact(x)) {
-        if (as_double(x, &d) < 0 || d - d != 0.0) {
+        if (get_double(x, &d) < 0 || d - d != 0.0) {
             return -1;
         }
         return put_repr(w, d);
@@ -670,11 +638,11 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
         if (exact_signed(v, 0, 1, &s) < 0) return -1;
         return s ? put(w, "true", 4) : put(w, "false", 5);
     case K_DOUBLE:
-        if (as_double(v, &d) < 0) return -1;
+        if (get_double(v, &d) < 0) return -1;
         if (d - d != 0.0) return put_nonfinite(w, d);
         return put_repr(w, d);
     case K_FLOAT:
-        if (as_double(v, &d) < 0) return -1;
+        if (get_double(v, &d) < 0) return -1;
         return put_float32(w, d);
     case K_STRING:
         if (!PyUnicode_CheckExact(v)) return -1;
@@ -901,7 +869,7 @@ static int is_absent(EngineState *st, const JField *f, PyObject *v) {
     case M_UNLESS_SAME_BITS: {
         double d;
         unsigned char bits[8];
-        if (as_double(v, &d) < 0) {
+        if (get_double(v, &d) < 0) {
             return -1;
         }
         int r = f->float32 ? PyFloat_Pack4(d, (char *)bits, 1) : PyFloat_Pack8(d, (char *)bits, 1);
@@ -1426,13 +1394,7 @@ static const char *const ENTRY_KWS[A_COUNT] = {
 };
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *model_dict;     /* vars(model) */
-    PyObject *slow;           /* the shadowed Python method, bound to the model */
-    PyObject *plans;          /* the _json_plans object the tables belong to, or NULL */
-    PyObject *tables;         /* tuple of 8 dicts {cls: JsonWriter or None}, by option bits */
-    PyObject *str_plans;
+    JSON_ENTRY_FIELDS         /* tables: a tuple of 8 dicts, by option bits */
     PyObject *kw[A_COUNT];
     PyObject *two;
 } JsonEntry;
@@ -1531,24 +1493,13 @@ static PyObject *entry_call(JsonEntry *self, PyObject *const *args, size_t nargs
 }
 
 static PyObject *entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *model_dict, *slow;
-    if (kwds != NULL && PyDict_GET_SIZE(kwds) != 0) {
-        PyErr_SetString(PyExc_TypeError, "JsonEntry takes positional arguments");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "O!O:JsonEntry", &PyDict_Type, &model_dict, &slow)) {
-        return NULL;
-    }
-    JsonEntry *self = (JsonEntry *)type->tp_alloc(type, 0);
+    JsonEntry *self = (JsonEntry *)json_entry_new(type, args, kwds, "JsonEntry", "O!O:JsonEntry",
+                                                  (vectorcallfunc)entry_call);
     if (self == NULL) {
         return NULL;
     }
-    self->vectorcall = (vectorcallfunc)entry_call;
-    self->model_dict = Py_NewRef(model_dict);
-    self->slow = Py_NewRef(slow);
-    self->str_plans = PyUnicode_InternFromString("_json_plans");
     self->two = PyLong_FromLong(2);
-    if (self->str_plans == NULL || self->two == NULL) {
+    if (self->two == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1587,46 +1538,10 @@ static PyObject *entry_bind(JsonEntry *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* help(), inspect.signature(), __doc__, __self__ (the model)...: the Python method's */
-static PyObject *entry_wrapped(JsonEntry *self, void *closure) {
-    if (self->slow == NULL) {
-        Py_RETURN_NONE;
-    }
-    return Py_NewRef(self->slow);
-}
-
-static PyObject *entry_attr_of_slow(JsonEntry *self, void *closure) {
-    if (self->slow == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyObject_GetAttrString(self->slow, (const char *)closure);
-}
-
-static PyObject *entry_repr(JsonEntry *self) {
-    return PyUnicode_FromFormat("<native entry point of %R>", self->slow);
-}
-
-static int entry_traverse(JsonEntry *self, visitproc visit, void *arg) {
-    Py_VISIT(Py_TYPE(self));
-    Py_VISIT(self->model_dict);
-    Py_VISIT(self->slow);
-    Py_VISIT(self->plans);
-    Py_VISIT(self->tables);
-    return 0;
-}
-
-static int entry_clear(JsonEntry *self) {
-    Py_CLEAR(self->model_dict);
-    Py_CLEAR(self->slow);
-    Py_CLEAR(self->plans);
-    Py_CLEAR(self->tables);
-    return 0;
-}
-
 static void entry_dealloc(JsonEntry *self) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
-    entry_clear(self);
+    json_entry_clear((JsonEntryHead *)self);
     Py_CLEAR(self->str_plans);
     Py_CLEAR(self->two);
     for (int k = 0; k < A_COUNT; k++) {
@@ -1642,27 +1557,22 @@ static PyMethodDef entry_methods[] = {
 };
 
 static PyGetSetDef entry_getset[] = {
-    {"__wrapped__", (getter)entry_wrapped, NULL, "The Python method this entry shadows.", NULL},
-    {"__doc__", (getter)entry_attr_of_slow, NULL, NULL, "__doc__"},
-    {"__name__", (getter)entry_attr_of_slow, NULL, NULL, "__name__"},
-    {"__qualname__", (getter)entry_attr_of_slow, NULL, NULL, "__qualname__"},
-    {"__self__", (getter)entry_attr_of_slow, NULL, "the model", "__self__"},
-    {"__func__", (getter)entry_attr_of_slow, NULL, "the TypeModel method", "__func__"},
-    {"__module__", (getter)entry_attr_of_slow, NULL, NULL, "__module__"},
+    {"__wrapped__", json_entry_wrapped, NULL, "The Python method this entry shadows.", NULL},
+    JSON_ENTRY_GETSET_OF_SLOW
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMemberDef entry_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonEntry, vectorcall), READONLY, NULL},
+    JSON_ENTRY_MEMBERS
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyType_Slot entry_slots[] = {
-    {Py_tp_repr, entry_repr},
+    {Py_tp_repr, json_entry_repr},
     {Py_tp_new, entry_new},
     {Py_tp_dealloc, entry_dealloc},
-    {Py_tp_traverse, entry_traverse},
-    {Py_tp_clear, entry_clear},
+    {Py_tp_traverse, json_entry_traverse},
+    {Py_tp_clear, json_entry_clear},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_methods, entry_methods},
     {Py_tp_getset, entry_getset},
