@@ -123,26 +123,15 @@ def field(
     absent field reads as ``d`` (proto2 without presence).
     """
     metadata = dict(dataclass_field_kwargs.pop("metadata", None) or {})
-    if (
-        type(tag) is int
-        and required is False
-        and packed is None
-        and group is False
-        and oneof is None
-        and name is None
-        and wire_default is None
-    ):
-        metadata[METADATA_KEY] = _plain(tag)
-    else:
-        metadata[METADATA_KEY] = ProtoMember(
-            tag,
-            required=required,
-            packed=packed,
-            group=group,
-            oneof=oneof,
-            name=name,
-            wire_default=wire_default,
-        )
+    metadata[METADATA_KEY] = member(
+        tag,
+        required=required,
+        packed=packed,
+        group=group,
+        oneof=oneof,
+        name=name,
+        wire_default=wire_default,
+    )
     return dataclasses.field(
         default=default,
         default_factory=default_factory,
