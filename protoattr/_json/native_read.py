@@ -50,6 +50,13 @@ _KINDS: dict[Kind, int] = {
 _LABELS = {Label.SINGULAR: 0, Label.OPTIONAL: 1, Label.REPEATED: 2, Label.MAP: 3}
 _KEY_KINDS = frozenset(INT_RANGES) - {Kind.ENUM} | {Kind.STRING, Kind.BOOL}
 _FILL_REQUIRED, _FILL_CONSTANT, _FILL_FACTORY, _FILL_EMPTY = range(4)
+#: json_read.c's JK_* kinds of pa.JsonValue / pa.Struct / pa.ListValue fields, by the
+#: form key and the reference's reading function they stand for
+_JSON_KINDS: dict[type, tuple[int, str]] = {
+    object: (100, "value_from_json"),
+    dict: (101, "struct_from_json"),
+    list: (102, "list_from_json"),
+}
 
 
 def read(model: CodecModel, cls: Any, text: Any, ignore_unknown: bool) -> Any:
@@ -152,8 +159,9 @@ def _reachable(model: CodecModel, cls: Any) -> list[type] | None:
             return None
         seen[c] = None
         for f in model.info(c).fields:
-            if f.value.kind is Kind.MESSAGE and _wrapper_kind(f.value) is None:
-                todo.append(f.value.py_type)
+            vt = f.value
+            if vt.kind is Kind.MESSAGE and _wrapper_kind(vt) is None and _json_kind(vt) is None:
+                todo.append(vt.py_type)
     return list(seen)
 
 
@@ -179,6 +187,8 @@ def _unsupported(model: CodecModel, cls: Any) -> bool:
 
 
 def _field_unsupported(f: FieldInfo) -> bool:
+    if _json_kind(f.value) is not None and _fill(f)[0] == _FILL_EMPTY:
+        return True  # the reference reads the absent JSON value's message: its own
     if f.label is Label.MAP:
         assert f.key is not None
         if f.key.kind not in _KEY_KINDS or f.key.domain is not None or f.key.decode_with:
@@ -205,8 +215,28 @@ def _wrapper_kind(vt: ValueType) -> Kind | None:
     return None
 
 
+def _json_kind(vt: ValueType) -> int | None:
+    """json_read.c's kind of a ``pa.JsonValue``/``pa.Struct``/``pa.ListValue`` value, read
+    by the reference's own Value/Struct/ListValue form; ``None`` for anything else."""
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    if vt.kind is not Kind.MESSAGE or vt.py_type not in (
+        _wkt.ValueMessage,
+        _wkt.StructMessage,
+        _wkt.ListValueMessage,
+    ):
+        return None
+    key = _form_key(vt)
+    found = _JSON_KINDS.get(key) if isinstance(key, type) else None
+    form = _jsonforms.nested_form_for(key)
+    if found is None or form is None or form is not getattr(wkt, found[1]):
+        return None
+    return found[0]
+
+
 def _value_unsupported(vt: ValueType) -> bool:
-    if _wrapper_kind(vt) is not None:
+    if _wrapper_kind(vt) is not None or _json_kind(vt) is not None:
         return False
     if vt.domain is not None or vt.decode_with is not None or vt.kind not in _KINDS:
         return True
@@ -262,6 +292,9 @@ def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
     wrapped = _wrapper_kind(vt)
     if wrapped is not None:
         return (_KINDS[wrapped], None, None, None, False, True)
+    json_kind = _json_kind(vt)
+    if json_kind is not None:
+        return (json_kind, None, None, None, False, False, NullValue.NULL_VALUE)
     kind = vt.kind
     if kind is Kind.MESSAGE:
         return (_KINDS[kind], made[vt.py_type], None, None, False, False)  # type: ignore[index]

@@ -39,7 +39,12 @@ typedef struct {
     int closed;                /* ENUM: unknown numbers are errors */
     int own_level;             /* a message's form (Timestamp, a wrapper's bare value):
                                   a level of nesting of its own */
+    PyObject *null;            /* JK_VALUE: what a null reads as (NullValue.NULL_VALUE) */
 } JVal;
+
+/* The JSON values of google.protobuf.Value / Struct / ListValue fields (pa.JsonValue,
+ * pa.Struct, pa.ListValue: Python values, not messages), beside plan.h's K_* kinds. */
+enum { JK_VALUE = 100, JK_STRUCT = 101, JK_LIST = 102 };
 
 typedef struct {
     int label;                 /* L_* */
@@ -584,19 +589,34 @@ static int fraction_us(const char *s, Py_ssize_t n, Py_ssize_t *i, int64_t *us) 
     return 0;
 }
 
-/* An RFC 3339 Timestamp in the form the reference reads itself, "...Z": the datetime;
- * NULL for anything else (an offset, a bad date: the reference decides). */
+/* An RFC 3339 Timestamp "YYYY-MM-DDTHH:MM:SS[.f{1,9}]" and "Z" or "+hh:mm"/"-hh:mm", as
+ * times.py's timestamp_from_json reads it: the UTC datetime; NULL for anything else (a bad
+ * date, an offset past 23:59, a time outside 0001..9999 in UTC: the reference decides). */
 static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
-    /* YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z */
-    if (n < 20 || s[n - 1] != 'Z') return NULL;
+    if (n < 20) return NULL;
     static const char shape[] = "dddd-dd-ddTdd:dd:dd";
     for (int i = 0; i < 19; i++) {
         if (shape[i] == 'd' ? !is_digit((unsigned char)s[i]) : s[i] != shape[i]) return NULL;
     }
     int64_t us = 0;
     Py_ssize_t i = 19;
-    if (fraction_us(s, n, &i, &us) < 0) return NULL;
-    if (i != n - 1) return NULL;
+    int offset = 0;  /* seconds east of UTC */
+    int zulu = s[n - 1] == 'Z';
+    Py_ssize_t stop = zulu ? n - 1 : n - 6;
+    if (!zulu) {  /* "+hh:mm" */
+        const char *o = s + n - 6;
+        if (n < 25 || (o[0] != '+' && o[0] != '-') || !is_digit((unsigned char)o[1])
+            || !is_digit((unsigned char)o[2]) || o[3] != ':' || !is_digit((unsigned char)o[4])
+            || !is_digit((unsigned char)o[5])) {
+            return NULL;
+        }
+        int oh = (o[1] - '0') * 10 + (o[2] - '0'), om = (o[4] - '0') * 10 + (o[5] - '0');
+        if (oh > 23 || om > 59) return NULL;
+        offset = (o[0] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+    }
+    /* the fraction's digits stop before the suffix (fraction_us reads up to n - 1) */
+    if (fraction_us(s, stop + 1, &i, &us) < 0) return NULL;
+    if (i != stop) return NULL;
 #define D2(k) ((s[k] - '0') * 10 + (s[k + 1] - '0'))
     int year = D2(0) * 100 + D2(2);
     int month = D2(5), day = D2(8), hour = D2(11), minute = D2(14), second = D2(17);
@@ -610,6 +630,17 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (day > mdays[month - 1] + (month == 2 && leap)) return NULL;
     PyDateTime_CAPI *api = c->dt;
+    if (offset != 0) {  /* to UTC, within 0001-01-01T00:00:00 .. 9999-12-31T23:59:59 */
+        int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
+                       + second - offset;
+        if (secs < -62135596800LL || secs > 253402300799LL) return NULL;
+        int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+        int64_t rest = secs - days * 86400;
+        civil_from_days(days, &year, &month, &day);
+        hour = (int)(rest / 3600);
+        minute = (int)(rest / 60 % 60);
+        second = (int)(rest % 60);
+    }
     return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, (int)us,
                                          api->TimeZone_UTC, api->DateTimeType);
 }
@@ -645,6 +676,148 @@ static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
     return api->Delta_FromDelta(days, rest, (int)us, 1, api->DeltaType);
 }
 
+/* ---- Struct, Value, ListValue ---------------------------------------------------- */
+
+/* The JSON values wkt.py's value_from_json / struct_from_json / list_from_json build:
+ * null is None inside them, numbers are floats, objects dicts, arrays lists.  Each Value,
+ * Struct and ListValue is a message (a map entry of a Struct too), so a level counted
+ * against max_depth exactly as those functions count it; past it, or on anything else
+ * the reference refuses or reads differently (a duplicate key, NaN, a lone surrogate,
+ * a number out of a double's range), -1 and the reference decides. */
+
+static int jv_struct(JCtx *c, Py_ssize_t depth, PyObject **out);
+static int jv_list(JCtx *c, Py_ssize_t depth, PyObject **out);
+
+ENGINE_INLINE int jv_depth_ok(JCtx *c, Py_ssize_t depth) {
+    return depth < c->max_depth && depth <= NATIVE_MAX_DEPTH && !stack_low();
+}
+
+/* A JSON value held by a Value message at `depth` (checked by the caller). */
+static int jv_value(JCtx *c, Py_ssize_t depth, PyObject **out) {
+    if (c->p >= c->end) return -1;
+    const char *s;
+    Py_ssize_t n;
+    int ascii, raw;
+    Num num;
+    double d;
+    switch (*c->p) {
+    case '"':
+        if (jr_string(c, &s, &n, &ascii, &raw) < 0) return -1;
+        *out = make_str(s, n, ascii);
+        return *out == NULL ? -1 : 0;
+    case '{':
+        return jv_struct(c, depth + 1, out);
+    case '[':
+        return jv_list(c, depth + 1, out);
+    case 't':
+        if (!lit(c, "true", 4)) return -1;
+        *out = Py_NewRef(Py_True);
+        return 0;
+    case 'f':
+        if (!lit(c, "false", 5)) return -1;
+        *out = Py_NewRef(Py_False);
+        return 0;
+    case 'n':
+        if (!lit(c, "null", 4)) return -1;
+        *out = Py_NewRef(Py_None);
+        return 0;
+    default:
+        if (jr_number(c, &num) < 0 || text_to_double(num.s, num.n, &d) < 0 || !isfinite(d)) {
+            return -1;
+        }
+        if (num.is_int && d == 0.0) d = 0.0;  /* float(int("-0")) is 0.0 */
+        *out = PyFloat_FromDouble(d);
+        return *out == NULL ? -1 : 0;
+    }
+}
+
+/* A Struct at `depth`, c->p at its '{': a dict; each value a Value two levels down. */
+static int jv_struct(JCtx *c, Py_ssize_t depth, PyObject **out) {
+    if (c->p >= c->end || *c->p != '{' || !jv_depth_ok(c, depth) || ++c->nest > JR_MAX_NEST) {
+        return -1;
+    }
+    PyObject *dict = PyDict_New();
+    if (dict == NULL) return -1;
+    c->p++;
+    ws(c);
+    if (!json_eat(c, '}')) {
+        if (!jv_depth_ok(c, depth + 2)) goto fail;
+        for (;;) {
+            const char *s;
+            Py_ssize_t n;
+            int ascii, raw;
+            if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0) {
+                goto fail;
+            }
+            PyObject *k = make_str(s, n, ascii), *x;
+            if (k == NULL) goto fail;
+            if (json_colon(c) < 0 || jv_value(c, depth + 2, &x) < 0) {
+                Py_DECREF(k);
+                goto fail;
+            }
+            Py_ssize_t before = PyDict_GET_SIZE(dict);
+            int r = PyDict_SetItem(dict, k, x);
+            Py_DECREF(k);
+            Py_DECREF(x);
+            if (r < 0 || PyDict_GET_SIZE(dict) == before) goto fail;  /* a key twice */
+            int more = json_next(c, '}');
+            if (more > 0) continue;
+            if (more < 0) goto fail;
+            break;
+        }
+    }
+    c->nest--;
+    *out = dict;
+    return 0;
+fail:
+    Py_DECREF(dict);
+    return -1;
+}
+
+/* A ListValue at `depth`, c->p at its '[': a list; each item a Value one level down. */
+static int jv_list(JCtx *c, Py_ssize_t depth, PyObject **out) {
+    if (c->p >= c->end || *c->p != '[' || !jv_depth_ok(c, depth) || ++c->nest > JR_MAX_NEST) {
+        return -1;
+    }
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return -1;
+    c->p++;
+    ws(c);
+    if (!json_eat(c, ']')) {
+        if (!jv_depth_ok(c, depth + 1)) goto fail;
+        for (;;) {
+            PyObject *x;
+            if (jv_value(c, depth + 1, &x) < 0) goto fail;
+            int r = PyList_Append(list, x);
+            Py_DECREF(x);
+            if (r < 0) goto fail;
+            int more = json_next(c, ']');
+            if (more > 0) continue;
+            if (more < 0) goto fail;
+            break;
+        }
+    }
+    c->nest--;
+    *out = list;
+    return 0;
+fail:
+    Py_DECREF(list);
+    return -1;
+}
+
+/* A pa.JsonValue / pa.Struct / pa.ListValue field's value in a message at `depth`. */
+static int jv_field(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
+    if (v->kind == JK_STRUCT) return jv_struct(c, depth + 1, out);
+    if (v->kind == JK_LIST) return jv_list(c, depth + 1, out);
+    if (!jv_depth_ok(c, depth + 1)) return -1;
+    if (c->p < c->end && *c->p == 'n') {  /* a Value's null: NullValue.NULL_VALUE */
+        if (!lit(c, "null", 4)) return -1;
+        *out = Py_NewRef(v->null);
+        return 0;
+    }
+    return jv_value(c, depth + 1, out);
+}
+
 /* One non-null JSON value for `v` at c->p, in a message at `depth`: 1 with *out set,
  * 0 for an unknown enum name skipped under ignore_unknown_fields, -1 not taken. */
 static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
@@ -657,6 +830,11 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     PyObject *x = NULL;
     if (v->own_level && depth + 1 >= c->max_depth) {
         return -1;  /* a message of its own: the reference checks depth + 1 */
+    }
+    if (v->kind >= JK_VALUE) {
+        if (jv_field(c, v, depth, &x) < 0) return -1;
+        *out = x;
+        return 1;
     }
     switch (v->kind) {
     case K_MESSAGE:
@@ -865,7 +1043,9 @@ static int read_map(JCtx *c, const JField *f, PyObject *dict, Py_ssize_t depth) 
         ws(c);
         PyObject *x;
         /* null is no map value; the entry is a message: a level of nesting */
-        int got = c->p < c->end && *c->p == 'n' ? -1 : jr_value(c, &f->val, depth + 1, &x);
+        int got = c->p < c->end && *c->p == 'n' && f->val.kind != JK_VALUE
+                      ? -1
+                      : jr_value(c, &f->val, depth + 1, &x);
         if (got != 1) {  /* a skipped entry too: a duplicate of it would go unseen */
             Py_DECREF(k);
             return -1;
@@ -1065,7 +1245,8 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
                  * reference refuses most such texts; it decides all of them */
                 if (hit[idx]) goto done;
                 hit[idx] = 1;
-                if (c->p < c->end && *c->p == 'n') {
+                if (c->p < c->end && *c->p == 'n'
+                    && (f->val.kind != JK_VALUE || f->label == L_REPEATED || f->label == L_MAP)) {
                     if (!lit(c, "null", 4)) goto done;
                     if (f->oneof) {  /* null: the member is None (and no choice made) */
                         Py_INCREF(Py_None);
@@ -1150,6 +1331,7 @@ static void jval_clear(JVal *v) {
     Py_CLEAR(v->sub);
     Py_CLEAR(v->names);
     Py_CLEAR(v->numbers);
+    Py_CLEAR(v->null);
 }
 
 static void reader_release(JsonReader *self) {
@@ -1178,9 +1360,9 @@ static PyObject *none_null(PyObject *o) {
     return o;
 }
 
-/* (kind, sub, names, numbers, closed, own_level) */
+/* (kind, sub, names, numbers, closed, own_level[, null]) */
 static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 6) {
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 6 || PyTuple_GET_SIZE(spec) > 7) {
         PyErr_SetString(PyExc_ValueError, "json reader: bad value spec");
         return -1;
     }
@@ -1190,7 +1372,15 @@ static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
     v->numbers = none_null(PyTuple_GET_ITEM(spec, 3));
     v->closed = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4));
     v->own_level = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
+    if (PyTuple_GET_SIZE(spec) == 7) v->null = Py_NewRef(PyTuple_GET_ITEM(spec, 6));
     if (PyErr_Occurred()) return -1;
+    if (v->kind >= JK_VALUE && v->kind <= JK_LIST) {
+        if (v->kind == JK_VALUE && v->null == NULL) {
+            PyErr_SetString(PyExc_ValueError, "json reader: a Value needs its null");
+            return -1;
+        }
+        return 0;
+    }
     PyTypeObject *tp = Py_TYPE(self);
     if (v->kind == K_MESSAGE && (v->sub == NULL || Py_TYPE(v->sub) != tp)) {
         PyErr_SetString(PyExc_ValueError, "json reader: a message value needs its reader");
@@ -1408,6 +1598,7 @@ static int reader_traverse(JsonReader *self, visitproc visit, void *arg) {
         Py_VISIT(f->val.sub);
         Py_VISIT(f->val.names);
         Py_VISIT(f->val.numbers);
+        Py_VISIT(f->val.null);
         Py_VISIT(f->fill_value);
         Py_VISIT(f->container);
     }
