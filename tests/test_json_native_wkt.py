@@ -24,6 +24,9 @@ import protoattr as pa
 import protoattr._native as native
 from protoattr import field, proto_contract
 from tests.test_json_native_read import FEW, NAT, PY, _outcome, same
+from tests.test_json_native_write import OPTIONS as WRITE_OPTIONS
+from tests.test_json_native_write import reference, taken
+from tests.test_json_native_write import same as write_same
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="C engine not built")
 
@@ -215,3 +218,127 @@ def test_random_offset_timestamps_are_read_in_c(when: datetime, minutes: int) ->
     offset = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
     text = json.dumps({"when": when.isoformat(timespec="microseconds") + offset})
     same(Doc, text, taken=True)
+
+
+# ------------------------------------- pa.Timestamp, pa.Duration, pa.FieldMask messages
+
+
+@proto_contract
+@dataclasses.dataclass
+class Marks:
+    at: pa.Timestamp | None = field(1, default=None)
+    took: pa.Duration | None = field(2, default=None)
+    mask: pa.FieldMask | None = field(3, default=None)
+    ats: list[pa.Timestamp] = field(4, default_factory=list)
+    by_key: dict[str, pa.Duration] = field(5, default_factory=dict)
+    masks: list[pa.FieldMask] = field(6, default_factory=list)
+
+
+UPB_MARKS = _upb_class(Marks, "nativewkt")
+
+MARKS = [
+    Marks(),
+    Marks(pa.Timestamp(0, 0), pa.Duration(0, 0), pa.FieldMask(())),
+    Marks(
+        pa.Timestamp(-62135596800, 1), pa.Duration(-5, -100000000), pa.FieldMask(("a.b_c", "x")),
+        [pa.Timestamp(253402300799, 999999999), pa.Timestamp(1, 1000), pa.Timestamp(2, 5000000)],
+        {"k": pa.Duration(315576000000, 0), "": pa.Duration(0, -1), "m": pa.Duration(-1, 0)},
+        [pa.FieldMask(("one_two_three", "a1.b_c2")), pa.FieldMask(())],
+    ),
+    Marks(pa.Timestamp(1577835000, 123456000), pa.Duration(-315576000000, -999999999)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("obj", MARKS)
+def test_time_and_mask_messages_are_written_in_c(obj: Marks) -> None:
+    write_same(obj)
+    for options in WRITE_OPTIONS:
+        assert taken(obj, **options), options
+    google = UPB_MARKS.FromString(NAT.serialize(obj))  # upb orders map entries its own way
+    assert NAT.to_json(obj, sort_keys=True) == json_format.MessageToJson(google, sort_keys=True)
+
+
+BAD_MARKS = [
+    Marks(at=pa.Timestamp(253402300800, 0)),
+    Marks(at=pa.Timestamp(-62135596801, 0)),
+    Marks(at=pa.Timestamp(0, -1)),
+    Marks(at=pa.Timestamp(0, 10**9)),
+    Marks(at=pa.Timestamp(2**70, 0)),
+    Marks(took=pa.Duration(1, -1)),
+    Marks(took=pa.Duration(-1, 1)),
+    Marks(took=pa.Duration(315576000001, 0)),
+    Marks(took=pa.Duration(0, 10**9)),
+    Marks(mask=pa.FieldMask(("a_1",))),
+    Marks(mask=pa.FieldMask(("aB",))),
+    Marks(mask=pa.FieldMask(("a_",))),
+    Marks(mask=pa.FieldMask(("a__b",))),
+    Marks(mask=pa.FieldMask(("\u00e9_b",))),  # non-ASCII: the reference's
+    Marks(ats=[None]),  # type: ignore[list-item]
+    Marks(at=pa.Duration(1, 0)),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("obj", BAD_MARKS)
+def test_unusual_time_and_mask_messages_are_the_references(obj: Marks) -> None:
+    write_same(obj)
+    assert not taken(obj)
+
+
+MARK_CASES: list[tuple[str, bool]] = [
+    ('{"at": "1970-01-01T00:00:00Z", "took": "0s", "mask": ""}', True),
+    ('{"at": "0001-01-01T00:00:00.000000001Z", "took": "-0.5s", "mask": "a.bC,dEf,,x"}', True),
+    ('{"at": "2020-01-01T00:30:00.123456789+01:00", "took": "-0s"}', True),
+    (
+        '{"ats": ["9999-12-31T23:59:59.999999999Z"], "byKey": {"a": "315576000000.999999999s"}}',
+        True,
+    ),
+    ('{"masks": ["", "aB", "a.b.cDE"], "at": null, "took": null, "mask": null}', True),
+    ('{"at": "9999-12-31T23:59:59-00:01"}', False),
+    ('{"at": "1970-01-01T00:00:00"}', False),
+    ('{"at": 0}', False),
+    ('{"ats": [null]}', False),
+    ('{"took": "315576000001s"}', False),
+    ('{"took": "1.0000000001s"}', False),
+    ('{"took": "1"}', False),
+    ('{"took": 1}', False),
+    ('{"byKey": {"a": null}}', False),
+    ('{"mask": "a_b"}', False),
+    ('{"mask": "\\u00e9"}', False),
+    ('{"mask": 1}', False),
+    ('{"masks": [null]}', False),
+]
+
+
+@pytest.mark.parametrize(("text", "taken_"), MARK_CASES)
+def test_time_and_mask_messages_read_as_the_reference_reads_them(text: str, taken_: bool) -> None:
+    same(Marks, text, taken=taken_)
+    if taken_:
+        assert NAT.from_json(Marks, text) == _as_google_reads(Marks, UPB_MARKS, text)
+
+
+def test_time_and_mask_messages_are_levels_of_nesting() -> None:
+    for max_depth in (1, 2, 3):
+        nat = pa.TypeModel(backend="native", max_depth=max_depth)
+        py = pa.TypeModel(backend="python", max_depth=max_depth)
+        for text in ('{"at": "1970-01-01T00:00:00Z"}', '{"byKey": {"a": "1s"}}', '{"mask": ""}'):
+            assert _outcome(nat, Marks, text, False) == _outcome(py, Marks, text, False)
+
+
+@given(
+    st.integers(-62135596800, 253402300799),
+    st.integers(0, 10**9 - 1),
+    st.integers(-315576000000, 315576000000),
+    st.integers(0, 10**9 - 1),
+    st.lists(st.from_regex(r"[a-z][a-z0-9]{0,3}(_[a-z][a-z0-9]{0,2}){0,2}", fullmatch=True)),
+)
+@FEW
+def test_random_time_and_mask_messages_round_trip_in_c(
+    seconds: int, nanos: int, span: int, span_nanos: int, paths: list[str]
+) -> None:
+    took = pa.Duration(span, span_nanos if span >= 0 else -span_nanos)
+    obj = Marks(pa.Timestamp(seconds, nanos), took, pa.FieldMask(tuple(paths)))
+    assert taken(obj)
+    text = NAT.to_json(obj)
+    assert text == reference(obj)
+    same(Marks, text, taken=True)
+    assert NAT.from_json(Marks, text) == obj

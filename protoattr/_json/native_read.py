@@ -160,7 +160,12 @@ def _reachable(model: CodecModel, cls: Any) -> list[type] | None:
         seen[c] = None
         for f in model.info(c).fields:
             vt = f.value
-            if vt.kind is Kind.MESSAGE and _wrapper_kind(vt) is None and _json_kind(vt) is None:
+            if (
+                vt.kind is Kind.MESSAGE
+                and _wrapper_kind(vt) is None
+                and _json_kind(vt) is None
+                and _wkt_message_kind(vt) is None
+            ):
                 todo.append(vt.py_type)
     return list(seen)
 
@@ -183,12 +188,16 @@ def _unsupported(model: CodecModel, cls: Any) -> bool:
         return True
     if len({f.oneof for f in info.fields if f.oneof is not None}) > 64:
         return True
-    return any(_field_unsupported(f) for f in info.fields)
+    return any(_field_unsupported(model, f) for f in info.fields)
 
 
-def _field_unsupported(f: FieldInfo) -> bool:
-    if _json_kind(f.value) is not None and _fill(f)[0] == _FILL_EMPTY:
-        return True  # the reference reads the absent JSON value's message: its own
+def _field_unsupported(model: CodecModel, f: FieldInfo) -> bool:
+    special = _json_kind(f.value) or _wkt_message_kind(f.value)
+    if special is not None and _fill(f)[0] == _FILL_EMPTY:
+        return True  # the reference reads the absent value's message ({}): its own
+    wkt_kind = _wkt_message_kind(f.value)
+    if wkt_kind is not None and _wkt_plan(model, f.value.py_type, wkt_kind) is None:
+        return True
     if f.label is Label.MAP:
         assert f.key is not None
         if f.key.kind not in _KEY_KINDS or f.key.domain is not None or f.key.decode_with:
@@ -235,8 +244,49 @@ def _json_kind(vt: ValueType) -> int | None:
     return found[0]
 
 
+#: json_read.c's JK_* kinds of the well-known messages it builds from their JSON strings
+_WKT_MESSAGE_KINDS = {"Timestamp": 103, "Duration": 104, "FieldMask": 105}
+#: their fields, in the order json_read.c hands their values to the plan's constructor
+_WKT_MESSAGE_FIELDS = {103: ["seconds", "nanos"], 104: ["seconds", "nanos"], 105: ["paths"]}
+
+
+def _wkt_message_kind(vt: ValueType) -> int | None:
+    """json_read.c's kind of a ``pa.Timestamp``/``pa.Duration``/``pa.FieldMask`` value read
+    by the reference's own form; ``None`` for anything else."""
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    cls = vt.py_type
+    if vt.kind is not Kind.MESSAGE or cls not in (_wkt.Timestamp, _wkt.Duration, _wkt.FieldMask):
+        return None
+    if vt.domain is not None or vt.decode_with is not None or _form_key(vt) is not cls:
+        return None
+    form = _jsonforms.form_for(cls)
+    payload = wkt._PAYLOADS.get(cls)
+    if form is None or payload is None or form[1] is not payload[1]:
+        return None
+    return _WKT_MESSAGE_KINDS[cls.__name__]
+
+
+def _wkt_plan(model: CodecModel, cls: Any, kind: int) -> Any:
+    """The binary plan of a well-known message, when its fields are the ones json_read.c
+    gives its constructor; else ``None``."""
+    native = model._native
+    try:
+        if native is None or native.explain(cls) != "native":
+            return None
+    except Exception:  # the reference reports it
+        return None
+    spec = native.specs.get(cls)
+    if spec is None or [x[0] for x in spec[1]] != _WKT_MESSAGE_FIELDS[kind]:
+        return None
+    return native.plans[cls]
+
+
 def _value_unsupported(vt: ValueType) -> bool:
     if _wrapper_kind(vt) is not None or _json_kind(vt) is not None:
+        return False
+    if _wkt_message_kind(vt) is not None:
         return False
     if vt.domain is not None or vt.decode_with is not None or vt.kind not in _KINDS:
         return True
@@ -275,7 +325,7 @@ def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ign
         fields.append(
             (
                 _LABELS[f.label],
-                _value(plans, f.value, made),
+                _value(model, plans, f.value, made),
                 _KINDS[f.key.kind] if f.key is not None else 0,
                 *_fill(f),
                 f.container if f.label is Label.REPEATED and f.container is not list else None,
@@ -286,7 +336,7 @@ def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ign
     reader.setup(plan, tuple(fields), keys, model.max_depth, ignore)
 
 
-def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
+def _value(model: CodecModel, plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
     """``(kind, sub reader, enum names, enum numbers, closed, a message of its own)``: the
     last for a wrapper's bare value (a level of nesting, as Timestamp's text is)."""
     wrapped = _wrapper_kind(vt)
@@ -295,6 +345,9 @@ def _value(plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
     json_kind = _json_kind(vt)
     if json_kind is not None:
         return (json_kind, None, None, None, False, False, NullValue.NULL_VALUE)
+    wkt_kind = _wkt_message_kind(vt)
+    if wkt_kind is not None:  # a message read from its JSON string: a level of its own
+        return (wkt_kind, _wkt_plan(model, vt.py_type, wkt_kind), None, None, False, True)
     kind = vt.kind
     if kind is Kind.MESSAGE:
         return (_KINDS[kind], made[vt.py_type], None, None, False, False)  # type: ignore[index]

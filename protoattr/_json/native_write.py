@@ -9,9 +9,8 @@ The plan is made from the reference's own field steps (``_field_step``: key,
 presence mode, default, printed default), so the two cannot disagree on
 which fields are printed; what this module adds is the kind of each value
 and, precomputed, the key and printed-default text in both ``ensure_ascii``
-forms.  A contract using anything the writer does not implement (special
-forms such as ``datetime`` or the well-known types, converted types, BCL
-kinds, extensions, hierarchies, colliding JSON names) is decided at plan time
+forms.  A contract using anything the writer does not implement (``pa.Any``,
+converted types, BCL kinds, extensions, hierarchies, colliding JSON names) is decided at plan time
 to stay with the Python reference; so is every call the writer gives up on
 at run time (a value of an unexpected type...): ``to_json`` then runs the
 reference, which prints the same text or raises the ``EncodeError``.
@@ -60,6 +59,14 @@ _JSON_KINDS: dict[Any, int] = {
     _jsonwkt.value_to_json: 100,
     _jsonwkt.struct_to_json: 101,
     _jsonwkt.list_to_json: 102,
+}
+
+
+#: json_write.c's kinds of the well-known messages printed as strings (their wkt.py forms)
+_WKT_MESSAGE_KINDS: dict[Any, int] = {
+    _wkt.Timestamp: 103,
+    _wkt.Duration: 104,
+    _wkt.FieldMask: 105,
 }
 
 
@@ -279,6 +286,13 @@ def _form_spec(vt: ValueType) -> tuple[Any, ...] | None:
         return (json_kind, None, _wkt.ValueMessage, _wkt.NullValue.NULL_VALUE, False)
     if vt.domain is not None:
         return None
+    cls = vt.py_type
+    wkt_kind = _WKT_MESSAGE_KINDS.get(cls) if vt.kind is Kind.MESSAGE else None
+    if cls is not None and wkt_kind is not None:
+        payload = _jsonwkt._PAYLOADS.get(cls)
+        if payload is None or payload[0] is not form[0] or vt.encode_with is not None:
+            return None
+        return (wkt_kind, None, cls, None, False) if _form_key(vt) is cls else None
     if vt.kind is Kind.TIMESTAMP and form[0] is _jsontimes.timestamp_to_json:
         return (KINDS[Kind.TIMESTAMP], None, None, None, False)
     if vt.kind is Kind.DURATION and form[0] is _jsontimes.duration_to_json:

@@ -45,6 +45,9 @@ typedef struct {
 /* The JSON values of google.protobuf.Value / Struct / ListValue fields (pa.JsonValue,
  * pa.Struct, pa.ListValue: Python values, not messages), beside plan.h's K_* kinds. */
 enum { JK_VALUE = 100, JK_STRUCT = 101, JK_LIST = 102 };
+/* pa.Timestamp, pa.Duration and pa.FieldMask fields: the message classes, built from their
+ * JSON strings by their binary plans' constructor calls (JVal.sub: the Plan). */
+enum { JK_TIMESTAMP_MSG = 103, JK_DURATION_MSG = 104, JK_FIELD_MASK = 105 };
 
 typedef struct {
     int label;                 /* L_* */
@@ -574,32 +577,36 @@ static PyObject *float_of(int kind, double d) {
 }
 
 /* The fraction of a Timestamp or Duration, where s[*i] may be its '.': 1 to 9 digits before
- * the last character, as microseconds (digits past the sixth dropped) in *us, *i past
- * them.  0 (nothing read) without a '.'; -1 for no digit or more than 9. */
-static int fraction_us(const char *s, Py_ssize_t n, Py_ssize_t *i, int64_t *us) {
+ * the last character, as nanoseconds in *ns, *i past them.  0 (nothing read) without a
+ * '.'; -1 for no digit or more than 9. */
+static int fraction_ns(const char *s, Py_ssize_t n, Py_ssize_t *i, int64_t *ns) {
     if (s[*i] != '.') return 0;
     Py_ssize_t f0 = ++*i;
     while (*i < n - 1 && is_digit((unsigned char)s[*i])) {
-        if (*i - f0 < 6) *us = *us * 10 + (s[*i] - '0');
+        if (*i - f0 < 9) *ns = *ns * 10 + (s[*i] - '0');
         ++*i;
     }
     Py_ssize_t nd = *i - f0;
     if (nd < 1 || nd > 9) return -1;
-    for (Py_ssize_t k = nd; k < 6; k++) *us *= 10;
+    for (Py_ssize_t k = nd; k < 9; k++) *ns *= 10;
     return 0;
 }
 
-/* An RFC 3339 Timestamp "YYYY-MM-DDTHH:MM:SS[.f{1,9}]" and "Z" or "+hh:mm"/"-hh:mm", as
- * times.py's timestamp_from_json reads it: the UTC datetime; NULL for anything else (a bad
- * date, an offset past 23:59, a time outside 0001..9999 in UTC: the reference decides). */
-static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
-    if (n < 20) return NULL;
+/* An RFC 3339 Timestamp, split: UTC civil time, seconds since the epoch and nanos. */
+typedef struct {
+    int year, month, day, hour, minute, second;
+    int64_t seconds, nanos;
+} TsParts;
+
+/* "YYYY-MM-DDTHH:MM:SS[.f{1,9}]" and "Z" or "+hh:mm"/"-hh:mm", as times.py's
+ * parse_timestamp reads it (UTC, within 0001-01-01T00:00:00..9999-12-31T23:59:59); -1 for
+ * anything else (a bad date, an offset past 23:59...: the reference decides). */
+static int ts_parts(const char *s, Py_ssize_t n, TsParts *t) {
+    if (n < 20) return -1;
     static const char shape[] = "dddd-dd-ddTdd:dd:dd";
     for (int i = 0; i < 19; i++) {
-        if (shape[i] == 'd' ? !is_digit((unsigned char)s[i]) : s[i] != shape[i]) return NULL;
+        if (shape[i] == 'd' ? !is_digit((unsigned char)s[i]) : s[i] != shape[i]) return -1;
     }
-    int64_t us = 0;
-    Py_ssize_t i = 19;
     int offset = 0;  /* seconds east of UTC */
     int zulu = s[n - 1] == 'Z';
     Py_ssize_t stop = zulu ? n - 1 : n - 6;
@@ -608,15 +615,16 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
         if (n < 25 || (o[0] != '+' && o[0] != '-') || !is_digit((unsigned char)o[1])
             || !is_digit((unsigned char)o[2]) || o[3] != ':' || !is_digit((unsigned char)o[4])
             || !is_digit((unsigned char)o[5])) {
-            return NULL;
+            return -1;
         }
         int oh = (o[1] - '0') * 10 + (o[2] - '0'), om = (o[4] - '0') * 10 + (o[5] - '0');
-        if (oh > 23 || om > 59) return NULL;
+        if (oh > 23 || om > 59) return -1;
         offset = (o[0] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
     }
-    /* the fraction's digits stop before the suffix (fraction_us reads up to n - 1) */
-    if (fraction_us(s, stop + 1, &i, &us) < 0) return NULL;
-    if (i != stop) return NULL;
+    Py_ssize_t i = 19;
+    t->nanos = 0;
+    /* the fraction's digits stop before the suffix (fraction_ns reads up to its n - 1) */
+    if (fraction_ns(s, stop + 1, &i, &t->nanos) < 0 || i != stop) return -1;
 #define D2(k) ((s[k] - '0') * 10 + (s[k + 1] - '0'))
     int year = D2(0) * 100 + D2(2);
     int month = D2(5), day = D2(8), hour = D2(11), minute = D2(14), second = D2(17);
@@ -624,16 +632,16 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
     /* datetime's own checks, without raising (the reference names the error) */
     if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59
         || second > 59) {
-        return NULL;
+        return -1;
     }
     static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    if (day > mdays[month - 1] + (month == 2 && leap)) return NULL;
-    PyDateTime_CAPI *api = c->dt;
-    if (offset != 0) {  /* to UTC, within 0001-01-01T00:00:00 .. 9999-12-31T23:59:59 */
-        int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
-                       + second - offset;
-        if (secs < -62135596800LL || secs > 253402300799LL) return NULL;
+    if (day > mdays[month - 1] + (month == 2 && leap)) return -1;
+    int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
+                   + second - offset;
+    if (secs < -62135596800LL || secs > 253402300799LL) return -1;
+    t->seconds = secs;
+    if (offset != 0) {  /* the civil time in UTC */
         int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
         int64_t rest = secs - days * 86400;
         civil_from_days(days, &year, &month, &day);
@@ -641,15 +649,32 @@ static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
         minute = (int)(rest / 60 % 60);
         second = (int)(rest % 60);
     }
-    return api->DateTime_FromDateAndTime(year, month, day, hour, minute, second, (int)us,
-                                         api->TimeZone_UTC, api->DateTimeType);
+    t->year = year;
+    t->month = month;
+    t->day = day;
+    t->hour = hour;
+    t->minute = minute;
+    t->second = second;
+    return 0;
 }
 
-/* A Duration "[-]S[.f{1,9}]s": the timedelta; NULL for anything else. */
-static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
+/* A Timestamp as times.py's timestamp_from_json reads it: the UTC datetime (digits past
+ * the microsecond dropped); NULL when not taken. */
+static PyObject *timestamp_of(JCtx *c, const char *s, Py_ssize_t n) {
+    TsParts t;
+    if (ts_parts(s, n, &t) < 0) return NULL;
+    PyDateTime_CAPI *api = c->dt;
+    return api->DateTime_FromDateAndTime(t.year, t.month, t.day, t.hour, t.minute, t.second,
+                                         (int)(t.nanos / 1000), api->TimeZone_UTC,
+                                         api->DateTimeType);
+}
+
+/* A Duration "[-]S[.f{1,9}]s" as times.py's parse_duration reads it: seconds and nanos of
+ * one sign; -1 for anything else (past +-315,576,000,000 s: the reference's error). */
+static int duration_parts(const char *s, Py_ssize_t n, int64_t *seconds, int64_t *nanos) {
     Py_ssize_t i = 0;
     int neg = 0;
-    if (n < 2 || s[n - 1] != 's') return NULL;
+    if (n < 2 || s[n - 1] != 's') return -1;
     if (s[0] == '-') {
         neg = 1;
         i = 1;
@@ -657,23 +682,106 @@ static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
     Py_ssize_t d0 = i;
     int64_t secs = 0;
     while (i < n - 1 && is_digit((unsigned char)s[i])) {
-        if (i - d0 >= 12) return NULL;  /* past the range: the reference's error */
+        if (i - d0 >= 12) return -1;  /* past the range (or leading zeros): the reference's */
         secs = secs * 10 + (s[i] - '0');
         i++;
     }
-    if (i == d0) return NULL;
-    int64_t us = 0;
-    if (fraction_us(s, n, &i, &us) < 0) return NULL;
-    if (i != n - 1 || secs > 315576000000LL) return NULL;
+    if (i == d0) return -1;
+    int64_t ns = 0;
+    if (fraction_ns(s, n, &i, &ns) < 0) return -1;
+    if (i != n - 1 || secs > 315576000000LL) return -1;
+    *seconds = neg ? -secs : secs;
+    *nanos = neg ? -ns : ns;
+    return 0;
+}
+
+/* A Duration as a timedelta (nanos cut to microseconds towards zero); NULL: not taken. */
+static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
+    int64_t secs, ns;
+    if (duration_parts(s, n, &secs, &ns) < 0) return NULL;
     int days = (int)(secs / 86400);
     int rest = (int)(secs % 86400);
-    if (neg) {
-        days = -days;
-        rest = -rest;
-        us = -us;
-    }
     PyDateTime_CAPI *api = c->dt;
-    return api->Delta_FromDelta(days, rest, (int)us, 1, api->DeltaType);
+    return api->Delta_FromDelta(days, rest, (int)(ns / 1000), 1, api->DeltaType);
+}
+
+/* ---- pa.Timestamp, pa.Duration, pa.FieldMask messages ------------------------------ */
+
+/* An instance of a well-known message from its field values, by its binary plan's
+ * constructor call (the plan checked at setup: its fields are these, in this order). */
+static PyObject *wkt_build(JCtx *c, PyObject *plan, PyObject **vals, Py_ssize_t nvals) {
+    Plan *pl = (Plan *)plan;
+    if (!pl->ready || pl->invalid || pl->nfields != nvals) return NULL;
+    return construct_object(c->st, pl, vals);
+}
+
+/* pa.Timestamp(seconds, nanos) / pa.Duration(seconds, nanos) from its JSON string. */
+static PyObject *time_message_of(JCtx *c, const JVal *v, const char *s, Py_ssize_t n) {
+    int64_t secs, ns;
+    if (v->kind == JK_TIMESTAMP_MSG) {
+        TsParts t;
+        if (ts_parts(s, n, &t) < 0) return NULL;
+        secs = t.seconds;
+        ns = t.nanos;
+    } else if (duration_parts(s, n, &secs, &ns) < 0) {
+        return NULL;
+    }
+    PyObject *vals[2] = {PyLong_FromLongLong(secs), PyLong_FromLongLong(ns)};
+    PyObject *obj = NULL;
+    if (vals[0] != NULL && vals[1] != NULL) obj = wkt_build(c, v->sub, vals, 2);
+    Py_XDECREF(vals[0]);
+    Py_XDECREF(vals[1]);
+    return obj;
+}
+
+/* pa.FieldMask from "a.b,cD" as wkt.py's field_mask_from_json reads it: each lowerCamel
+ * path to snake_case; ASCII only (str.isupper's Unicode rules are the reference's), and
+ * a '_' in a path is its error. */
+static PyObject *field_mask_of(JCtx *c, const JVal *v, const char *s, Py_ssize_t n) {
+    PyObject *paths;
+    if (n == 0) {
+        paths = PyTuple_New(0);
+    } else {
+        Py_ssize_t count = 1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (s[i] == '_' || (unsigned char)s[i] >= 0x80) return NULL;
+            count += s[i] == ',';
+        }
+        paths = PyTuple_New(count);
+        if (paths == NULL) return NULL;
+        char small[128];
+        char *buf = (size_t)n * 2 <= sizeof small ? small : PyMem_Malloc((size_t)n * 2);
+        if (buf == NULL) {
+            Py_DECREF(paths);
+            return PyErr_NoMemory();
+        }
+        Py_ssize_t k = 0, start = 0;
+        for (Py_ssize_t i = 0; i <= n; i++) {
+            if (i < n && s[i] != ',') continue;
+            Py_ssize_t len = 0;
+            for (Py_ssize_t j = start; j < i; j++) {
+                char ch = s[j];
+                if (ch >= 'A' && ch <= 'Z') {
+                    buf[len++] = '_';
+                    ch = (char)(ch - 'A' + 'a');
+                }
+                buf[len++] = ch;
+            }
+            PyObject *path = PyUnicode_DecodeASCII(buf, len, NULL);
+            if (path == NULL) {
+                Py_DECREF(paths);
+                paths = NULL;
+                break;
+            }
+            PyTuple_SET_ITEM(paths, k++, path);
+            start = i + 1;
+        }
+        if (buf != small) PyMem_Free(buf);
+    }
+    if (paths == NULL) return NULL;
+    PyObject *obj = wkt_build(c, v->sub, &paths, 1);
+    Py_DECREF(paths);
+    return obj;
 }
 
 /* ---- Struct, Value, ListValue ---------------------------------------------------- */
@@ -830,6 +938,13 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     PyObject *x = NULL;
     if (v->own_level && depth + 1 >= c->max_depth) {
         return -1;  /* a message of its own: the reference checks depth + 1 */
+    }
+    if (v->kind >= JK_TIMESTAMP_MSG) {
+        if (ch != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0 || !ascii) return -1;
+        x = v->kind == JK_FIELD_MASK ? field_mask_of(c, v, s, n) : time_message_of(c, v, s, n);
+        if (x == NULL) return -1;
+        *out = x;
+        return 1;
     }
     if (v->kind >= JK_VALUE) {
         if (jv_field(c, v, depth, &x) < 0) return -1;
@@ -1374,6 +1489,14 @@ static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
     v->own_level = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
     if (PyTuple_GET_SIZE(spec) == 7) v->null = Py_NewRef(PyTuple_GET_ITEM(spec, 6));
     if (PyErr_Occurred()) return -1;
+    if (v->kind >= JK_TIMESTAMP_MSG && v->kind <= JK_FIELD_MASK) {
+        EngineState *st = engine_state_of_type(Py_TYPE(self));
+        if (v->sub == NULL || Py_TYPE(v->sub) != st->plan_type) {
+            PyErr_SetString(PyExc_ValueError, "json reader: a well-known message needs its plan");
+            return -1;
+        }
+        return 0;
+    }
     if (v->kind >= JK_VALUE && v->kind <= JK_LIST) {
         if (v->kind == JK_VALUE && v->null == NULL) {
             PyErr_SetString(PyExc_ValueError, "json reader: a Value needs its null");

@@ -36,6 +36,9 @@ enum { M_ALWAYS = 0, M_UNLESS_NONE, M_UNLESS_EMPTY, M_UNLESS_DEFAULT, M_UNLESS_S
 /* The JSON values of google.protobuf.Value, Struct and ListValue (wkt.py's value_to_json,
  * struct_to_json, list_to_json): kinds of this writer only, beyond plan.h's K_*. */
 enum { K_JSON_VALUE = 100, K_JSON_STRUCT = 101, K_JSON_LIST = 102 };
+/* pa.Timestamp, pa.Duration and pa.FieldMask messages (JValue.cls: the class), printed as
+ * wkt.py's forms print them: RFC 3339 with 0, 3, 6 or 9 digits, "1.5s", "a.b,cD". */
+enum { K_TIMESTAMP_MSG = 103, K_DURATION_MSG = 104, K_FIELD_MASK = 105 };
 
 /* Nesting past this is left to the Python reference (its RecursionError, or its text). */
 #define JSON_MAX_DEPTH 200
@@ -518,6 +521,159 @@ static int put_duration(W *w, PyObject *v) {
     return put(w, p, e - p);
 }
 
+/* time_text.fraction: "", ".123", ".123456" or ".123456789" of nanos in 0..999999999. */
+static char *put_fraction_ns(char *p, int64_t ns) {
+    if (ns == 0) {
+        return p;
+    }
+    int digits = ns % 1000000 == 0 ? 3 : ns % 1000 == 0 ? 6 : 9;
+    int64_t x = digits == 3 ? ns / 1000000 : digits == 6 ? ns / 1000 : ns;
+    *p++ = '.';
+    for (int i = digits - 1; i >= 0; i--) {
+        p[i] = (char)('0' + x % 10);
+        x /= 10;
+    }
+    return p + digits;
+}
+
+/* The (seconds, nanos) of a pa.Timestamp or pa.Duration instance of exactly `cls`, as
+ * exact ints; -1 for anything else (the reference reads them as it reads them). */
+static int seconds_nanos(const JValue *jv, PyObject *v, int64_t *seconds, int64_t *nanos) {
+    if ((PyObject *)Py_TYPE(v) != jv->cls) {
+        return -1;
+    }
+    PyObject *s = PyObject_GetAttrString(v, "seconds");
+    if (s == NULL) {
+        return -1;
+    }
+    PyObject *n = PyObject_GetAttrString(v, "nanos");
+    int r = n == NULL || exact_signed(s, INT64_MIN, INT64_MAX, seconds) < 0
+            || exact_signed(n, INT64_MIN, INT64_MAX, nanos) < 0 ? -1 : 0;
+    Py_DECREF(s);
+    Py_XDECREF(n);
+    return r;
+}
+
+/* A pa.Timestamp as wkt.py's timestamp_text prints it; outside 0001..9999 or with nanos
+ * outside 0..999999999 it is the reference's EncodeError. */
+static int put_timestamp_msg(W *w, const JValue *jv, PyObject *v) {
+    int64_t seconds, nanos;
+    if (seconds_nanos(jv, v, &seconds, &nanos) < 0 || seconds < INT64_C(-62135596800)
+        || seconds > INT64_C(253402300799) || nanos < 0 || nanos > 999999999) {
+        return -1;
+    }
+    int64_t days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
+    int rest = (int)(seconds - days * 86400);
+    int year, month, day;
+    civil_from_days(days, &year, &month, &day);
+    char tmp[48];
+    char *p = tmp;
+    *p++ = '"';
+    p = put_digits(p, year, 4);
+    *p++ = '-';
+    p = put_digits(p, month, 2);
+    *p++ = '-';
+    p = put_digits(p, day, 2);
+    *p++ = 'T';
+    p = put_digits(p, rest / 3600, 2);
+    *p++ = ':';
+    p = put_digits(p, rest / 60 % 60, 2);
+    *p++ = ':';
+    p = put_digits(p, rest % 60, 2);
+    p = put_fraction_ns(p, nanos);
+    *p++ = 'Z';
+    *p++ = '"';
+    return put(w, tmp, p - tmp);
+}
+
+/* A pa.Duration as wkt.py's duration_text prints it (seconds and nanos of one sign,
+ * within +-315,576,000,000 s; else the reference's EncodeError). */
+static int put_duration_msg(W *w, const JValue *jv, PyObject *v) {
+    int64_t seconds, nanos;
+    if (seconds_nanos(jv, v, &seconds, &nanos) < 0 || seconds > DURATION_MAX
+        || seconds < -DURATION_MAX || nanos > 999999999 || nanos < -999999999
+        || (seconds < 0 && nanos > 0) || (seconds > 0 && nanos < 0)) {
+        return -1;
+    }
+    int negative = seconds < 0 || nanos < 0;
+    uint64_t s = (uint64_t)(seconds < 0 ? -seconds : seconds);
+    char tmp[48];
+    char *e = tmp + 24;
+    char *p = e;
+    do {
+        *--p = (char)('0' + s % 10);
+        s /= 10;
+    } while (s);
+    if (negative) {
+        *--p = '-';
+    }
+    *--p = '"';
+    e = put_fraction_ns(e, nanos < 0 ? -nanos : nanos);
+    *e++ = 's';
+    *e++ = '"';
+    return put(w, p, e - p);
+}
+
+/* A pa.FieldMask as wkt.py's field_mask_to_json prints it: its snake_case paths in
+ * lowerCamelCase, joined by ','.  ASCII paths only (str.isupper's Unicode rules are the
+ * reference's); a path it refuses is its EncodeError. */
+static int put_field_mask(W *w, const JValue *jv, PyObject *v) {
+    if ((PyObject *)Py_TYPE(v) != jv->cls) {
+        return -1;
+    }
+    PyObject *paths = PyObject_GetAttrString(v, "paths");
+    if (paths == NULL) {
+        return -1;
+    }
+    int r = -1;
+    Buf text;
+    buf_init(&text);
+    if (!PyTuple_CheckExact(paths)) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(paths); i++) {
+        PyObject *path = PyTuple_GET_ITEM(paths, i);
+        if (!PyUnicode_CheckExact(path) || !PyUnicode_IS_ASCII(path)) {
+            goto done;
+        }
+        const char *c = (const char *)PyUnicode_DATA(path);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(path);
+        if ((i > 0 && buf_write(&text, ",", 1) < 0) || buf_reserve(&text, n) < 0) {
+            goto done;
+        }
+        int after_underscore = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            char ch = c[j];
+            if (ch >= 'A' && ch <= 'Z') {
+                goto done;
+            }
+            if (after_underscore) {
+                if (ch < 'a' || ch > 'z') {
+                    goto done;
+                }
+                ch = (char)(ch - 'a' + 'A');
+                after_underscore = 0;
+            } else if (ch == '_') {
+                after_underscore = 1;
+                continue;
+            }
+            text.data[text.len++] = ch;
+        }
+        if (after_underscore) {
+            goto done;
+        }
+    }
+    PyObject *joined = PyUnicode_DecodeASCII(text.len ? text.data : "", text.len, NULL);
+    if (joined != NULL) {
+        r = put_string(w, joined);
+        Py_DECREF(joined);
+    }
+done:
+    buf_free(&text);
+    Py_DECREF(paths);
+    return r;
+}
+
 /* A wrapper's bare value (wkt.py's wrapper_form): no range check on the int kinds, a
  * bool only as True/False; anything unusual (a wrapper message...) is the reference's. */
 static int put_wrapped(W *w, const JValue *jv, PyObject *v) {
@@ -685,6 +841,12 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
     case K_JSON_LIST:
         return PyList_CheckExact(v) || PyTuple_CheckExact(v) ? put_json_value(w, st, jv, v, level)
                                                              : -1;
+    case K_TIMESTAMP_MSG:
+        return put_timestamp_msg(w, jv, v);
+    case K_DURATION_MSG:
+        return put_duration_msg(w, jv, v);
+    case K_FIELD_MASK:
+        return put_field_mask(w, jv, v);
     default:
         return -1;
     }
@@ -1094,6 +1256,13 @@ static int value_setup(JsonWriter *self, PyObject *t, JValue *jv) {
         && (jv->sub == NULL || !PyObject_TypeCheck(jv->sub, self->self_type) || jv->cls == NULL)) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a message needs its writer");
         return -1;
+    }
+    if (jv->kind >= K_TIMESTAMP_MSG) {
+        if (jv->kind > K_FIELD_MASK || jv->cls == NULL || !PyType_Check(jv->cls)) {
+            PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a well-known message needs its class");
+            return -1;
+        }
+        return 0;
     }
     if (jv->kind >= K_JSON_VALUE && (jv->cls == NULL || !PyType_Check(jv->cls) || jv->names == NULL)) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a JSON value needs ValueMessage");
