@@ -20,7 +20,8 @@
 ``json``       ``Scalars`` read from canonical JSON text (json_read.c), with and
                without ``ignore_unknown_fields``;
 ``json_more``  wrappers, a required field, a closed enum, a tuple, a recursive
-               message and maps of them, in JSON.
+               message and maps of them, Struct/Value/ListValue, a Timestamp with
+               an offset, pa.Timestamp/pa.Duration/pa.FieldMask, in JSON.
 """
 
 from __future__ import annotations
@@ -249,6 +250,15 @@ class JsonMore:
     names: tuple[str, ...] = field(12, default=())
     node: Node = field(13, default_factory=Node)
     levels: dict[bool, Level] = field(14, default_factory=dict)
+    doc: pa.Struct = field(15, default_factory=dict)  # type: ignore[assignment]
+    value: pa.JsonValue = field(16, default=None)
+    values: list[pa.JsonValue] = field(17, default_factory=list)
+    items: pa.ListValue = field(18, default_factory=list)  # type: ignore[assignment]
+    when: datetime | None = field(19, default=None)
+    at: pa.Timestamp | None = field(20, default=None)
+    took: pa.Duration | None = field(21, default=None)
+    mask: pa.FieldMask | None = field(22, default=None)
+    ats: list[pa.Timestamp] = field(23, default_factory=list)
 
 
 TARGETS: dict[str, Any] = {
@@ -261,7 +271,7 @@ TARGETS: dict[str, Any] = {
     "converted": Converted,
     "bcl": Bcl,
     "json": Scalars,  # from_json: the C reader (json_read.c) against the Python reference
-    "json_more": JsonMore,  # wrappers, proto2 rules, tuples, recursion, in JSON
+    "json_more": JsonMore,  # wrappers, proto2 rules, tuples, recursion, well-known types
 }
 #: the targets whose inputs are JSON texts (harness.py checks them with from_json)
 JSON_TARGETS = frozenset({"json", "json_more"})
@@ -275,13 +285,19 @@ def seeds() -> dict[str, list[bytes]]:
     more = JsonMore(
         "k", Level.HIGH, -1, 2**64 - 1, float("nan"), 0.1, False, "s\u00e9", b"\x00\xff",
         [0, -(2**63)], {-5: "v", 0: ""}, ("a", "b"), Node(1, [Node(2)], Node(3)),
-        {True: Level.LOW},
+        {True: Level.LOW}, {"a": [1.5, None, {"b": True}], "": "x"}, pa.NullValue.NULL_VALUE,
+        [pa.NullValue.NULL_VALUE, [], {"k": -2.0}], ["s", 0.0, False],
+        datetime(2001, 2, 3, 4, 5, 6, 7, tzinfo=dt.timezone.utc), pa.Timestamp(-5, 123456789),
+        pa.Duration(-3, -5000), pa.FieldMask(("a.b_c", "d")), [pa.Timestamp(0, 1000000)],
     )  # fmt: skip
     found["json_more"] = [
         py.to_json(more).encode(),
         py.to_json(JsonMore("x"), always_print_fields_with_no_presence=True).encode(),
         py.to_json(more, preserving_proto_field_name=True, use_integers_for_enums=True).encode(),
         b'{"key": "k", "i": "1e2", "many": [null], "byKey": {"01": "x"}, "levels": {"true": 2}}',
+        b'{"key": "k", "value": {"a": [{"b": [null, 1e5]}]}, '
+        b'"when": "2001-02-03T04:05:06.5+05:30"}',
+        b'{"key": "k", "at": "0001-01-01T00:00:00-00:01", "took": "-0.1s", "mask": "aB,,c"}',
     ]
     return found
 
