@@ -16,13 +16,25 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+from google.protobuf import (
+    any_pb2,
+    descriptor_pb2,
+    descriptor_pool,
+    duration_pb2,
+    field_mask_pb2,
+    json_format,
+    message_factory,
+    struct_pb2,
+    timestamp_pb2,
+    wrappers_pb2,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
 import protoattr as pa
 import protoattr._native as native
 from protoattr import field, proto_contract
+from protoattr._core import wkt as _wkt
 from tests.test_json_native_read import FEW, NAT, PY, _outcome, same
 from tests.test_json_native_write import OPTIONS as WRITE_OPTIONS
 from tests.test_json_native_write import reference, taken
@@ -342,3 +354,113 @@ def test_random_time_and_mask_messages_round_trip_in_c(
     assert text == reference(obj)
     same(Marks, text, taken=True)
     assert NAT.from_json(Marks, text) == obj
+
+
+# ----------------------------------------------------------------------------- Any
+
+
+@proto_contract(package="nativewkt.any")
+@dataclasses.dataclass
+class Payload:
+    n: pa.int32 = field(1, default=0)
+    name: str = field(2, default="")
+    tags: list[str] = field(3, default_factory=list)
+    big: int = field(4, default=0)
+
+
+@proto_contract(package="nativewkt.any")
+@dataclasses.dataclass
+class Envelope:
+    body: pa.Any | None = field(1, default=None)
+    bodies: list[pa.Any] = field(2, default_factory=list)
+    by_key: dict[str, pa.Any] = field(3, default_factory=dict)
+    example: Payload | None = field(4, default=None)  # puts Payload in the schema
+
+
+def _pool_class(cls: type) -> tuple[Any, Any]:
+    """A pool holding ``cls``'s schema and every well-known type (Any payloads), and its class."""
+    pool = descriptor_pool.DescriptorPool()
+    fds = descriptor_pb2.FileDescriptorSet.FromString(pa.default_model.descriptor_set(cls))
+    have = {f.name for f in fds.file}
+    for module in (any_pb2, duration_pb2, field_mask_pb2, struct_pb2, timestamp_pb2, wrappers_pb2):
+        if module.DESCRIPTOR.name not in have:
+            pool.Add(descriptor_pb2.FileDescriptorProto.FromString(module.DESCRIPTOR.serialized_pb))
+    for f in fds.file:
+        pool.Add(f)
+    full = pa.default_model.full_name(cls)
+    return pool, message_factory.GetMessageClass(pool.FindMessageTypeByName(full))
+
+
+ANY_POOL, UPB_ENVELOPE = _pool_class(Envelope)
+
+ENVELOPES = [
+    Envelope(pa.Any.pack(Payload(1, "x", ["a", "b"], 2**40))),
+    Envelope(pa.Any.pack(Payload())),
+    Envelope(pa.Any()),
+    Envelope(
+        bodies=[
+            pa.Any.pack(pa.Timestamp(5, 1000)), pa.Any.pack(pa.Duration(-1, -5)),
+            pa.Any.pack(pa.FieldMask(("a_b", "c"))), pa.Any.pack(pa.Any.pack(Payload(2))),
+            pa.Any.pack(pa.Any()),
+        ] + [pa.Any.pack(contract(value)) for contract, value in (
+            (_wkt.Int32ValueMessage, -5), (_wkt.UInt32ValueMessage, 7),
+            (_wkt.Int64ValueMessage, -(2**63)), (_wkt.UInt64ValueMessage, 2**64 - 1),
+            (_wkt.DoubleValueMessage, float("nan")), (_wkt.DoubleValueMessage, -0.0),
+            (_wkt.FloatValueMessage, 0.1), (_wkt.FloatValueMessage, float("-inf")),
+            (_wkt.BoolValueMessage, True), (_wkt.StringValueMessage, "s\u00e9\U0001f600"),
+            (_wkt.BytesValueMessage, b"\x00\xff"), (_wkt.Int32ValueMessage, 0),
+        )],
+        by_key={"k": pa.Any.pack(Payload(3)), "": pa.Any()},
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("obj", ENVELOPES, ids=range(len(ENVELOPES)))
+def test_any_is_written_in_c(obj: Envelope) -> None:
+    write_same(obj)
+    for options in WRITE_OPTIONS:
+        assert taken(obj, **options), options
+    google = UPB_ENVELOPE.FromString(NAT.serialize(obj))
+    for options in ({}, {"preserving_proto_field_name": True}):
+        ours = NAT.to_json(obj, sort_keys=True, **options)
+        theirs = json_format.MessageToJson(
+            google, sort_keys=True, descriptor_pool=ANY_POOL, **options
+        )
+        assert ours == theirs
+
+
+@proto_contract(package="nativewkt.any")
+@dataclasses.dataclass
+class OddKeys:  # a key that sorts before "@type"
+    n: pa.int32 = field(1, default=0, name="0n")
+
+
+def test_unusual_anys_are_the_references() -> None:
+    unknown = pa.Any("type.googleapis.com/nativewkt.any.Nothing", b"")
+    for obj in (
+        Envelope(unknown),  # no contract of that name: the reference's EncodeError
+        Envelope(pa.Any(pa.Any.pack(Payload()).type_url, b"\xff")),  # does not decode
+        Envelope(pa.Any.pack(_wkt.to_struct({"a": 1.0}))),  # a Struct payload
+        Envelope(pa.Any.pack(pa.Timestamp(2**40, 0))),  # no RFC 3339 form
+    ):
+        write_same(obj)
+        assert not taken(obj)
+    odd = Envelope(pa.Any.pack(OddKeys(1)))
+    write_same(odd)
+    assert taken(odd) and not taken(odd, sort_keys=True)
+
+
+def test_an_any_type_declared_later_is_found() -> None:
+    name = "nativewkt.any.Later"
+    obj = Envelope(pa.Any(f"type.googleapis.com/{name}", b"\x08\x01"))
+    write_same(obj)
+    assert not taken(obj)
+
+    @proto_contract(package="nativewkt.any", name="Later")
+    @dataclasses.dataclass
+    class Later:
+        n: pa.int32 = field(1, default=0)
+
+    write_same(obj)
+    assert taken(obj)
+    assert json.loads(NAT.to_json(obj))["body"] == {"@type": obj.body.type_url, "n": 1}  # type: ignore[union-attr]

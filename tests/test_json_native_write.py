@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import decimal
 import enum
 import itertools
 import math
@@ -409,18 +410,18 @@ def test_the_engine_gives_up_where_the_reference_must_decide() -> None:
 def test_unsupported_contracts_are_decided_at_plan_time() -> None:
     @pa.proto_contract
     @dataclasses.dataclass
-    class WithAny:
-        data: pa.Any | None = pa.field(1, default=None)
+    class WithDecimal:
+        price: decimal.Decimal = pa.field(1, default=decimal.Decimal(0))
 
     @pa.proto_contract
     @dataclasses.dataclass
     class Holder:
-        inner: WithAny | None = pa.field(1, default=None)
+        inner: WithDecimal | None = pa.field(1, default=None)
         at: pa.Timestamp | None = pa.field(2, default=None)
 
-    assert not taken(WithAny(pa.Any.pack(Leaf(1))))
-    assert not taken(Holder(WithAny()))
-    same(Holder(WithAny(pa.Any.pack(Leaf(1, "x"))), pa.Timestamp(5, 1000)))
+    assert not taken(WithDecimal(decimal.Decimal("1.5")))
+    assert not taken(Holder(WithDecimal()))
+    same(Holder(WithDecimal(decimal.Decimal("9.99")), pa.Timestamp(5, 1000)))
 
 
 @pa.proto_contract
@@ -633,15 +634,15 @@ def test_a_small_thread_stack_makes_the_engine_give_up_not_crash() -> None:
 
 @pa.proto_contract
 @dataclasses.dataclass
-class WithAnyList:
-    data: pa.Any | None = pa.field(1, default=None)
+class WithDecimalList:  # a contract the engine's writer leaves to the reference
+    data: decimal.Decimal = pa.field(1, default=decimal.Decimal(0))
 
 
 LISTS = [
     [], (), [Leaf(1)], [Leaf(), Scalars(i32=3), Leaf(2, "x")], (Choice(word="w"), Times()),
     [Containers(by_name={"b": Leaf(), "a": Leaf(1)})],
     [Leaf(), datetime.datetime(2000, 1, 1)], [Leaf(), {"a": 1}], [Leaf(), None], [Leaf(), 3],
-    [Leaf(), Scalars(i32=2**40)], [Leaf(), WithAnyList(pa.Any.pack(Leaf(1)))],
+    [Leaf(), Scalars(i32=2**40)], [Leaf(), WithDecimalList(decimal.Decimal(1))],
 ]  # fmt: skip
 
 

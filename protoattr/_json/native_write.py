@@ -9,11 +9,17 @@ The plan is made from the reference's own field steps (``_field_step``: key,
 presence mode, default, printed default), so the two cannot disagree on
 which fields are printed; what this module adds is the kind of each value
 and, precomputed, the key and printed-default text in both ``ensure_ascii``
-forms.  A contract using anything the writer does not implement (``pa.Any``,
-converted types, BCL kinds, extensions, hierarchies, colliding JSON names) is decided at plan time
-to stay with the Python reference; so is every call the writer gives up on
-at run time (a value of an unexpected type...): ``to_json`` then runs the
+forms.  A contract using anything the writer does not implement (converted
+types, BCL kinds, extensions, hierarchies, colliding JSON names) is decided
+at plan time to stay with the Python reference; so is every call the writer
+gives up on at run time (a value of an unexpected type, an ``Any`` whose type
+is not found or whose payload is a ``Struct``...): ``to_json`` then runs the
 reference, which prints the same text or raises the ``EncodeError``.
+
+An ``Any`` is resolved at run time: its type name through a table per option
+set (:func:`_any_types`), filled on first sight of a name by ``model.find``;
+the payload is decoded by the model's binary entry point and printed by its
+own writer.
 """
 
 from __future__ import annotations
@@ -305,6 +311,76 @@ def _form_spec(vt: ValueType) -> tuple[Any, ...] | None:
     return None
 
 
+#: json_write.c's K_ANY and K_MESSAGE
+_K_ANY = 106
+_K_MESSAGE = KINDS[Kind.MESSAGE]
+
+
+def _any_spec(plans: _Plans, opts: _Options, vt: ValueType) -> tuple[Any, ...] | None:
+    """The spec of a ``pa.Any`` value printed by its own wkt.py form, else ``None``."""
+    if vt.kind is not Kind.MESSAGE or vt.py_type is not _wkt.Any or vt.encode_with is not None:
+        return None
+    form = _jsonforms.form_for(_wkt.Any)
+    if form is None or form[0] is not _jsonwkt.any_to_json or _form_key(vt) is not _wkt.Any:
+        return None
+    return (_K_ANY, _any_types(plans, opts), _wkt.Any, None, False)
+
+
+def _any_types(plans: _Plans, opts: _Options) -> tuple[Any, ...]:
+    """json_write.c's table of an option set's Any payloads: ``(cache, resolve, claims)``.
+
+    ``cache`` maps a type name to ``(claims list, class, kind, writer, deserialize)``,
+    which ``resolve(name)`` computes (``None``: the reference prints that Any); an entry
+    holds while ``protoattr._core.names`` has the same one-class claims list for the name
+    (a class declared later under it replaces the list), so ``model.find`` would find the
+    same class."""
+    key = f"_native_any_{_bits(opts)}"
+    found: tuple[Any, ...] | None = plans.__dict__.get(key)
+    if found is not None:
+        return found
+    from .._core import names as _names
+
+    cache: dict[str, tuple[Any, ...]] = {}
+    claims = _names._CLAIMS
+    model = plans.model
+
+    def resolve(name: str) -> tuple[Any, ...] | None:
+        try:
+            cls = model.find(name)
+        except Exception:  # an ambiguous name: the reference says so
+            return None
+        claimed = claims.get(name)
+        if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
+            return None
+        payload = _jsonwkt._PAYLOADS.get(cls)
+        writer = None
+        if payload is not None:
+            kind = _payload_kind(cls, payload)
+            if kind is None:
+                return None
+        else:
+            kind = _K_MESSAGE
+            tables = plans.__dict__.get(_CACHE)
+            writer = None if tables is None else _top(plans, opts, cls, tables)
+            if writer is None:
+                return None
+        entry = (claimed, cls, kind, writer, model.deserialize)
+        cache[name] = entry
+        return entry
+
+    return plans.__dict__.setdefault(key, (cache, resolve, claims))  # type: ignore[no-any-return]
+
+
+def _payload_kind(cls: type, payload: tuple[Any, ...]) -> int | None:
+    """json_write.c's kind of a well-known payload's ``"value"`` (``None``: the reference's)."""
+    if cls in _WKT_MESSAGE_KINDS or cls is _wkt.Any:
+        return _WKT_MESSAGE_KINDS.get(cls, _K_ANY)
+    for name, (contract, _) in _wkt.WRAPPERS.items():
+        if contract is cls:
+            return KINDS[_jsonwkt._WRAPPER_KINDS[name]]
+    return None  # Struct, Value, ListValue messages
+
+
 def _value_spec(
     plans: _Plans,
     opts: _Options,
@@ -312,6 +388,9 @@ def _value_spec(
     writers: dict[Any, Any],
     building: dict[type, Any],
 ) -> tuple[Any, ...]:
+    any_spec = _any_spec(plans, opts, vt)
+    if any_spec is not None:
+        return any_spec
     form = _form_spec(vt)
     if form is not None:
         return form

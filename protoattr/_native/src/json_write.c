@@ -39,6 +39,10 @@ enum { K_JSON_VALUE = 100, K_JSON_STRUCT = 101, K_JSON_LIST = 102 };
 /* pa.Timestamp, pa.Duration and pa.FieldMask messages (JValue.cls: the class), printed as
  * wkt.py's forms print them: RFC 3339 with 0, 3, 6 or 9 digits, "1.5s", "a.b,cD". */
 enum { K_TIMESTAMP_MSG = 103, K_DURATION_MSG = 104, K_FIELD_MASK = 105 };
+/* pa.Any (JValue.cls: the class; JValue.sub: native_write.py's _AnyTypes tuple (cache,
+ * resolve, claims)): the payload decoded by the model's binary entry point and printed by
+ * its own writer, after "@type" (wkt.py's any_to_json). */
+enum { K_ANY = 106 };
 
 /* Nesting past this is left to the Python reference (its RecursionError, or its text). */
 #define JSON_MAX_DEPTH 200
@@ -78,6 +82,7 @@ typedef struct {
     JField *fields;
     Py_ssize_t *sorted;       /* field indices in key order (sort_keys) */
     int has_printed;          /* some field prints a default when unset */
+    int key_before_type;      /* a key that may sort before "@type" (an Any's payload) */
     int use_dict;             /* fields may be read from an instance's __dict__ (plan.py's
                                  _reads_dict: no data descriptor shadows them) */
     PyTypeObject *self_type;
@@ -427,6 +432,8 @@ static int put_float32(W *w, double v) {
 }
 
 static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level);
+/* `obj`'s object; with `type_url`, an Any's: "@type" first, then obj's fields. */
+static int write_message_as(W *w, JsonWriter *jw, PyObject *obj, int level, PyObject *type_url);
 
 /* ".123", ".123456" or "" for the microseconds of a datetime/timedelta (time_text.fraction
  * of their nanos: never nine digits) */
@@ -765,6 +772,99 @@ static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, 
     return -1;
 }
 
+/* The payload type of an Any's type name, from native_write.py's cache (its resolver
+ * fills it): (claims list, class, kind, writer, deserialize), valid while the name's
+ * claims (protoattr._core.names) are the same list; NULL (no error): the reference's. */
+static PyObject *any_type(const JValue *jv, PyObject *name) {
+    PyObject *cache = PyTuple_GET_ITEM(jv->sub, 0);
+    PyObject *claims = PyTuple_GET_ITEM(jv->sub, 2);
+    PyObject *entry = PyDict_GetItemWithError(cache, name);
+    if (entry != NULL) {
+        PyObject *now = PyDict_GetItemWithError(claims, name);
+        if (now != NULL && now == PyTuple_GET_ITEM(entry, 0)) {
+            Py_INCREF(entry);
+            return entry;
+        }
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    entry = PyObject_CallOneArg(PyTuple_GET_ITEM(jv->sub, 1), name);
+    if (entry == NULL || entry == Py_None || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5) {
+        Py_XDECREF(entry);
+        return NULL;
+    }
+    return entry;
+}
+
+static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int level);
+static PyType_Spec jw_spec;
+
+/* A pa.Any as wkt.py's any_to_json prints it: {} when empty; a contract's fields after
+ * "@type"; a well-known payload as {"@type": ..., "value": its form}. */
+static int put_any(W *w, EngineState *st, const JValue *jv, PyObject *v, int level) {
+    if ((PyObject *)Py_TYPE(v) != jv->cls || level > JSON_MAX_DEPTH || stack_low()) {
+        return -1;
+    }
+    PyObject *url = PyObject_GetAttrString(v, "type_url");
+    PyObject *data = url == NULL ? NULL : PyObject_GetAttrString(v, "value");
+    PyObject *name = NULL, *entry = NULL, *obj = NULL;
+    int r = -1;
+    if (data == NULL || !PyUnicode_CheckExact(url) || !PyBytes_CheckExact(data)) {
+        goto done;
+    }
+    if (PyUnicode_GET_LENGTH(url) == 0 && PyBytes_GET_SIZE(data) == 0) {
+        r = put(w, "{}", 2);
+        goto done;
+    }
+    Py_ssize_t slash = PyUnicode_FindChar(url, '/', 0, PyUnicode_GET_LENGTH(url), -1);
+    if (slash == -2) {
+        goto done;
+    }
+    name = PyUnicode_Substring(url, slash + 1, PyUnicode_GET_LENGTH(url));
+    if (name == NULL || (entry = any_type(jv, name)) == NULL) {
+        goto done;
+    }
+    PyObject *cls = PyTuple_GET_ITEM(entry, 1);
+    obj = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(entry, 4), cls, data, NULL);
+    if (obj == NULL || (PyObject *)Py_TYPE(obj) != cls) {
+        goto done;  /* a payload that does not decode: the reference's DecodeError */
+    }
+    int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 2));
+    PyObject *writer = PyTuple_GET_ITEM(entry, 3);
+    if (kind == K_MESSAGE) {
+        if (strcmp(Py_TYPE(writer)->tp_name, jw_spec.name) != 0) goto done;  /* a JsonWriter */
+        r = write_message_as(w, (JsonWriter *)writer, obj, level, url);
+        goto done;
+    }
+    /* a well-known payload: "value" holds its form */
+    JValue inner = *jv;
+    inner.kind = kind;
+    inner.cls = cls;
+    inner.wrapper = 0;
+    PyObject *x = obj;
+    if (kind < K_JSON_VALUE) {  /* a wrapper message: its bare value */
+        inner.wrapper = 1;
+        x = PyObject_GetAttrString(obj, "value");
+        if (x == NULL) goto done;
+    } else {
+        Py_INCREF(x);
+    }
+    if (put_char(w, '{') == 0 && put_sep(w, 1, level) == 0 && put(w, "\"@type\": ", 9) == 0
+        && put_string(w, url) == 0 && put_sep(w, 0, level) == 0
+        && put(w, "\"value\": ", 9) == 0 && write_value(w, st, &inner, x, level + 1) == 0) {
+        r = put_close(w, 1, level, '}');
+    }
+    Py_DECREF(x);
+done:
+    Py_XDECREF(url);
+    Py_XDECREF(data);
+    Py_XDECREF(name);
+    Py_XDECREF(entry);
+    Py_XDECREF(obj);
+    return r;
+}
+
 static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int level) {
     int64_t s;
     uint64_t u;
@@ -847,6 +947,8 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
         return put_duration_msg(w, jv, v);
     case K_FIELD_MASK:
         return put_field_mask(w, jv, v);
+    case K_ANY:
+        return put_any(w, st, jv, v, level);
     default:
         return -1;
     }
@@ -1092,8 +1194,15 @@ static int put_key(W *w, const JField *f) {
 }
 
 static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
+    return write_message_as(w, jw, obj, level, NULL);
+}
+
+static int write_message_as(W *w, JsonWriter *jw, PyObject *obj, int level, PyObject *type_url) {
     if (level > JSON_MAX_DEPTH || !jw->ready || stack_low()) {
         return -1; /* stack_low: a small thread stack nearly used up (stack.h) */
+    }
+    if (type_url != NULL && w->sort && jw->key_before_type) {
+        return -1; /* "@type" would not come first: the reference's order */
     }
     EngineState *st = engine_state_of_type(jw->self_type);
     Py_ssize_t n = jw->nfields;
@@ -1120,6 +1229,12 @@ static int write_message(W *w, JsonWriter *jw, PyObject *obj, int level) {
     }
     int r = put_char(w, '{');
     int any = 0;
+    if (r == 0 && type_url != NULL) {
+        r = put_sep(w, 1, level) < 0 || put(w, "\"@type\": ", 9) < 0 || put_string(w, type_url) < 0
+                ? -1
+                : 0;
+        any = 1;
+    }
     for (Py_ssize_t j = 0; r == 0 && j < n; j++) {
         Py_ssize_t i = w->sort ? jw->sorted[j] : j;
         const JField *f = &jw->fields[i];
@@ -1257,6 +1372,15 @@ static int value_setup(JsonWriter *self, PyObject *t, JValue *jv) {
         PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a message needs its writer");
         return -1;
     }
+    if (jv->kind == K_ANY) {
+        if (jv->cls == NULL || !PyType_Check(jv->cls) || jv->sub == NULL || !PyTuple_Check(jv->sub)
+            || PyTuple_GET_SIZE(jv->sub) != 3 || !PyDict_Check(PyTuple_GET_ITEM(jv->sub, 0))
+            || !PyDict_Check(PyTuple_GET_ITEM(jv->sub, 2))) {
+            PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: an Any needs its type table");
+            return -1;
+        }
+        return 0;
+    }
     if (jv->kind >= K_TIMESTAMP_MSG) {
         if (jv->kind > K_FIELD_MASK || jv->cls == NULL || !PyType_Check(jv->cls)) {
             PyErr_SetString(PyExc_TypeError, "JsonWriter.setup: a well-known message needs its class");
@@ -1359,6 +1483,9 @@ static PyObject *jw_setup(JsonWriter *self, PyObject *args) {
             goto fail;
         }
         has_printed |= fs[i].printed[0] != NULL;
+        /* '@' is 0x40: keys starting below 'A' (or escaped) may sort before "@type" */
+        unsigned char first = fs[i].keylen[0] > 1 ? (unsigned char)fs[i].key[0][1] : 0;
+        self->key_before_type |= first < 'A' || first == '\\';
         Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(sorted, i));
         if (k < 0 || k >= n) {
             if (!PyErr_Occurred()) {
