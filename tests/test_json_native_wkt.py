@@ -464,3 +464,77 @@ def test_an_any_type_declared_later_is_found() -> None:
     write_same(obj)
     assert taken(obj)
     assert json.loads(NAT.to_json(obj))["body"] == {"@type": obj.body.type_url, "n": 1}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("obj", ENVELOPES, ids=range(len(ENVELOPES)))
+def test_any_written_by_the_reference_is_read_in_c(obj: Envelope) -> None:
+    for options in ({}, {"indent": None, "preserving_proto_field_name": True}):
+        text = PY.to_json(obj, **options)
+        same(Envelope, text, taken=True)
+        same(Envelope, text, True, taken=True)
+        assert NAT.from_json(Envelope, text) == obj
+
+
+_URL = "type.googleapis.com/"
+ANY_CASES: list[tuple[str, bool]] = [
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "n": 1, "tags": ["a"]}}', True),
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload"}}', True),
+    ('{"body": {"@type": "x/y/nativewkt.any.Payload", "big": "5"}}', True),
+    ('{"body": {}, "bodies": [{}], "byKey": {"a": {}}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Duration", "value": "-1.5s"}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.UInt64Value", "value": 7}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.FloatValue", "value": "NaN"}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.FieldMask", "value": "aB,c"}}', True),
+    (
+        '{"body": {"@type": "' + _URL + 'google.protobuf.Any", "value": '
+        '{"@type": "' + _URL + 'nativewkt.any.Payload", "name": "in"}}}',
+        True,
+    ),
+    ('{"body": {"n": 1, "@type": "' + _URL + 'nativewkt.any.Payload"}}', False),  # not first
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Nothing"}}', False),
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "nope": 1}}', False),
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "@type": "x"}}', False),
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "n": "x"}}', False),
+    ('{"body": {"@type": 1}}', False),
+    ('{"body": {"@type": null}}', False),
+    ('{"body": {"value": "1s"}}', False),
+    ('{"body": []}', False),
+    ('{"body": "x"}', False),
+    ('{"bodies": [null]}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Duration"}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Duration", "value": "1"}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Duration", "value": "1s", "x": 1}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Int32Value", "value": null}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Int32Value", "value": 2147483648}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {}}}', False),
+    ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "n": 1}', False),
+]
+
+
+@pytest.mark.parametrize(("text", "taken_"), ANY_CASES)
+def test_any_read_as_the_reference_reads_it(text: str, taken_: bool) -> None:
+    same(Envelope, text, taken=taken_)
+    same(Envelope, text, True)
+    if taken_:
+        google = json_format.Parse(text, UPB_ENVELOPE(), descriptor_pool=ANY_POOL)
+        assert NAT.from_json(Envelope, text) == NAT.deserialize(
+            Envelope, google.SerializeToString()
+        )
+
+
+def test_any_counts_towards_max_depth_as_the_reference_counts_it() -> None:
+    inner = '{"@type": "' + _URL + 'nativewkt.any.Payload", "n": 1}'
+    nested = '{"@type": "' + _URL + 'google.protobuf.Any", "value": ' + inner + "}"
+    timed = '{"@type": "' + _URL + 'google.protobuf.Timestamp", "value": "1970-01-01T00:00:00Z"}'
+    texts = [
+        '{"body": {}}', '{"body": ' + inner + "}", '{"body": ' + nested + "}",
+        '{"bodies": [' + nested + "]}", '{"byKey": {"k": ' + nested + "}}",
+        '{"body": ' + timed + "}",
+    ]  # fmt: skip
+    for max_depth in range(1, 6):
+        nat = pa.TypeModel(backend="native", max_depth=max_depth)
+        py = pa.TypeModel(backend="python", max_depth=max_depth)
+        for text in texts:
+            assert _outcome(nat, Envelope, text, False) == _outcome(py, Envelope, text, False)
+    deep = '{"body": ' + '{"@type": "x/google.protobuf.Any", "value": ' * 120 + "{}" + "}" * 121
+    assert _outcome(NAT, Envelope, deep, False) == _outcome(PY, Envelope, deep, False)

@@ -165,6 +165,7 @@ def _reachable(model: CodecModel, cls: Any) -> list[type] | None:
                 and _wrapper_kind(vt) is None
                 and _json_kind(vt) is None
                 and _wkt_message_kind(vt) is None
+                and not _is_any(vt)
             ):
                 todo.append(vt.py_type)
     return list(seen)
@@ -192,11 +193,13 @@ def _unsupported(model: CodecModel, cls: Any) -> bool:
 
 
 def _field_unsupported(model: CodecModel, f: FieldInfo) -> bool:
-    special = _json_kind(f.value) or _wkt_message_kind(f.value)
+    special = _json_kind(f.value) or _wkt_message_kind(f.value) or _is_any(f.value) or None
     if special is not None and _fill(f)[0] == _FILL_EMPTY:
         return True  # the reference reads the absent value's message ({}): its own
     wkt_kind = _wkt_message_kind(f.value)
     if wkt_kind is not None and _wkt_plan(model, f.value.py_type, wkt_kind) is None:
+        return True
+    if _is_any(f.value) and _any_types(model, _plans(model), False) is None:
         return True
     if f.label is Label.MAP:
         assert f.key is not None
@@ -283,8 +286,101 @@ def _wkt_plan(model: CodecModel, cls: Any, kind: int) -> Any:
     return native.plans[cls]
 
 
+def _is_any(vt: ValueType) -> bool:
+    """Whether ``vt`` is a ``pa.Any`` read by the reference's own Any form."""
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    if vt.kind is not Kind.MESSAGE or vt.py_type is not _wkt.Any or vt.decode_with is not None:
+        return False
+    return _form_key(vt) is _wkt.Any and _jsonforms.nested_form_for(_wkt.Any) is wkt.any_from_json
+
+
+#: json_read.c's JK_ANY, and K_MESSAGE
+_JK_ANY = 106
+_K_MESSAGE = _KINDS[Kind.MESSAGE]
+
+
+def _any_types(model: CodecModel, plans: _Plans, ignore: bool) -> tuple[Any, ...] | None:
+    """json_read.c's table of Any payloads for ``ignore_unknown_fields=ignore``:
+    ``(cache, resolve, claims, Any's plan)``; ``None`` when Any's plan is not the engine's.
+
+    ``cache`` maps a type name to ``(claims list, class, kind, reader or plan,
+    serialize)``, which ``resolve(name)`` computes on first sight of the name
+    (``None``: the reference reads that Any); an entry holds while
+    ``protoattr._core.names`` has the same one-class claims list for the name, so that
+    ``model.find`` would find the same class."""
+    from .._core import names as _names
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    key = f"_native_read_any_{int(ignore)}"
+    found: tuple[Any, ...] | None = plans.__dict__.get(key)
+    if found is not None:
+        return found
+    any_plan = _plan_with(model, _wkt.Any, ["type_url", "value"])
+    if any_plan is None:
+        return None
+    cache: dict[str, tuple[Any, ...]] = {}
+    claims = _names._CLAIMS
+
+    def resolve(name: str) -> tuple[Any, ...] | None:
+        try:
+            cls = model.find(name)
+        except Exception:  # an ambiguous name: the reference says so
+            return None
+        claimed = claims.get(name)
+        if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
+            return None
+        sub: Any = None
+        if cls is _wkt.Any:
+            kind = _JK_ANY
+        elif cls in wkt._PAYLOADS:
+            kind, sub = _payload(model, cls)
+            if sub is None:
+                return None
+        else:
+            kind, sub = _K_MESSAGE, _build(model, plans, cls, ignore)
+            if sub is None or _item_type(cls) is not None:
+                return None
+        entry = (claimed, cls, kind, sub, model.serialize)
+        cache[name] = entry
+        return entry
+
+    return plans.__dict__.setdefault(key, (cache, resolve, claims, any_plan))  # type: ignore[no-any-return]
+
+
+def _payload(model: CodecModel, cls: Any) -> tuple[int, Any]:
+    """``(kind, plan)`` of a well-known payload json_read.c builds itself (plan ``None``:
+    the reference's, such as a Struct)."""
+    from .._core import wkt as _wkt
+    from . import wkt
+
+    kind = _WKT_MESSAGE_KINDS.get(cls.__name__)
+    if kind is not None and cls in (_wkt.Timestamp, _wkt.Duration, _wkt.FieldMask):
+        return kind, _plan_with(model, cls, _WKT_MESSAGE_FIELDS[kind])
+    for name, (contract, _) in _wkt.WRAPPERS.items():
+        if contract is cls:
+            return _KINDS[wkt._WRAPPER_KINDS[name]], _plan_with(model, cls, ["value"])
+    return 0, None
+
+
+def _plan_with(model: CodecModel, cls: Any, names: list[str]) -> Any:
+    """The binary plan of ``cls`` when its fields are ``names`` in order, else ``None``."""
+    native = model._native
+    try:
+        if native is None or native.explain(cls) != "native":
+            return None
+    except Exception:  # the reference reports it
+        return None
+    spec = native.specs.get(cls)
+    if spec is None or [x[0] for x in spec[1]] != names:
+        return None
+    return native.plans[cls]
+
+
 def _value_unsupported(vt: ValueType) -> bool:
-    if _wrapper_kind(vt) is not None or _json_kind(vt) is not None:
+    if _wrapper_kind(vt) is not None or _json_kind(vt) is not None or _is_any(vt):
         return False
     if _wkt_message_kind(vt) is not None:
         return False
@@ -325,7 +421,7 @@ def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ign
         fields.append(
             (
                 _LABELS[f.label],
-                _value(model, plans, f.value, made),
+                _value(model, plans, f.value, made, ignore),
                 _KINDS[f.key.kind] if f.key is not None else 0,
                 *_fill(f),
                 f.container if f.label is Label.REPEATED and f.container is not list else None,
@@ -336,7 +432,9 @@ def _setup(model: CodecModel, cls: type, reader: Any, made: dict[type, Any], ign
     reader.setup(plan, tuple(fields), keys, model.max_depth, ignore)
 
 
-def _value(model: CodecModel, plans: Any, vt: ValueType, made: dict[type, Any]) -> tuple[Any, ...]:
+def _value(
+    model: CodecModel, plans: Any, vt: ValueType, made: dict[type, Any], ignore: bool
+) -> tuple[Any, ...]:
     """``(kind, sub reader, enum names, enum numbers, closed, a message of its own)``: the
     last for a wrapper's bare value (a level of nesting, as Timestamp's text is)."""
     wrapped = _wrapper_kind(vt)
@@ -345,6 +443,8 @@ def _value(model: CodecModel, plans: Any, vt: ValueType, made: dict[type, Any]) 
     json_kind = _json_kind(vt)
     if json_kind is not None:
         return (json_kind, None, None, None, False, False, NullValue.NULL_VALUE)
+    if _is_any(vt):
+        return (_JK_ANY, _any_types(model, plans, ignore), None, None, False, False)
     wkt_kind = _wkt_message_kind(vt)
     if wkt_kind is not None:  # a message read from its JSON string: a level of its own
         return (wkt_kind, _wkt_plan(model, vt.py_type, wkt_kind), None, None, False, True)

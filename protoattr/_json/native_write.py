@@ -334,7 +334,7 @@ def _any_types(plans: _Plans, opts: _Options) -> tuple[Any, ...]:
     holds while ``protoattr._core.names`` has the same one-class claims list for the name
     (a class declared later under it replaces the list), so ``model.find`` would find the
     same class."""
-    key = f"_native_any_{_bits(opts)}"
+    key = f"_native_write_any_{_bits(opts)}"
     found: tuple[Any, ...] | None = plans.__dict__.get(key)
     if found is not None:
         return found

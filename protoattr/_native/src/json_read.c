@@ -48,6 +48,9 @@ enum { JK_VALUE = 100, JK_STRUCT = 101, JK_LIST = 102 };
 /* pa.Timestamp, pa.Duration and pa.FieldMask fields: the message classes, built from their
  * JSON strings by their binary plans' constructor calls (JVal.sub: the Plan). */
 enum { JK_TIMESTAMP_MSG = 103, JK_DURATION_MSG = 104, JK_FIELD_MASK = 105 };
+/* pa.Any: JVal.sub is native_read.py's _AnyTypes tuple (cache, resolve, claims, Any's plan),
+ * JVal.numbers the JsonReader type (a payload contract's reader is checked against it). */
+enum { JK_ANY = 106 };
 
 typedef struct {
     int label;                 /* L_* */
@@ -521,6 +524,7 @@ static int jskip_value(JCtx *c) {
 /* ---- values ------------------------------------------------------------------ */
 
 static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth);
+static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int after_type);
 static PyObject *jr_empty(JCtx *c, JsonReader *r, Py_ssize_t depth);
 
 static int b64v(unsigned char ch) {
@@ -926,6 +930,124 @@ static int jv_field(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     return jv_value(c, depth + 1, out);
 }
 
+/* ---- pa.Any ---------------------------------------------------------------------- */
+
+static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out);
+
+/* The payload type of an Any's type name: (claims list, class, kind, reader or plan,
+ * serialize) from native_read.py's cache (its resolver fills it), valid while the
+ * name's claims are the same list; NULL (no error): the reference decides. */
+static PyObject *any_payload_type(const JVal *v, PyObject *name) {
+    PyObject *cache = PyTuple_GET_ITEM(v->sub, 0);
+    PyObject *claims = PyTuple_GET_ITEM(v->sub, 2);
+    PyObject *entry = PyDict_GetItemWithError(cache, name);
+    if (entry != NULL) {
+        PyObject *now = PyDict_GetItemWithError(claims, name);
+        if (now != NULL && now == PyTuple_GET_ITEM(entry, 0)) {
+            Py_INCREF(entry);
+            return entry;
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    entry = PyObject_CallOneArg(PyTuple_GET_ITEM(v->sub, 1), name);
+    if (entry == NULL || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5
+        || !PyLong_Check(PyTuple_GET_ITEM(entry, 2))) {
+        Py_XDECREF(entry);
+        return NULL;
+    }
+    return entry;
+}
+
+/* pa.Any(type_url, serialize(message)) by Any's plan. */
+static PyObject *any_of(JCtx *c, const JVal *v, PyObject *url, PyObject *entry, PyObject *msg) {
+    PyObject *data = PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 4), msg);
+    if (data == NULL || !PyBytes_CheckExact(data)) {
+        Py_XDECREF(data);
+        return NULL;
+    }
+    PyObject *vals[2] = {url, data};
+    PyObject *obj = wkt_build(c, PyTuple_GET_ITEM(v->sub, 3), vals, 2);
+    Py_DECREF(data);
+    return obj;
+}
+
+/* A pa.Any at `depth` (its own level), c->p at its '{', as wkt.py's any_from_json reads it:
+ * {} is the empty Any; "@type" first (else: the reference's), then a contract's fields at
+ * the Any's level, or a well-known payload's "value" alone. */
+static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
+    if (c->p >= c->end || *c->p != '{' || !jv_depth_ok(c, depth) || ++c->nest > JR_MAX_NEST) {
+        return -1;
+    }
+    c->p++;
+    ws(c);
+    PyObject *url = NULL, *name = NULL, *entry = NULL, *msg = NULL, *obj = NULL;
+    if (json_eat(c, '}')) {
+        PyObject *vals[2] = {PyUnicode_New(0, 0), PyBytes_FromStringAndSize(NULL, 0)};
+        if (vals[0] != NULL && vals[1] != NULL) {
+            obj = wkt_build(c, PyTuple_GET_ITEM(v->sub, 3), vals, 2);
+        }
+        Py_XDECREF(vals[0]);
+        Py_XDECREF(vals[1]);
+        goto done;
+    }
+    const char *s;
+    Py_ssize_t n;
+    int ascii, raw;
+    if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0 || n != 5
+        || memcmp(s, "@type", 5) != 0 || json_colon(c) < 0 || c->p >= c->end || *c->p != '"'
+        || jr_string(c, &s, &n, &ascii, &raw) < 0) {
+        goto done;
+    }
+    url = make_str(s, n, ascii);
+    if (url == NULL) goto done;
+    Py_ssize_t slash = PyUnicode_FindChar(url, '/', 0, PyUnicode_GET_LENGTH(url), -1);
+    if (slash == -2) goto done;
+    name = PyUnicode_Substring(url, slash + 1, PyUnicode_GET_LENGTH(url));
+    if (name == NULL || (entry = any_payload_type(v, name)) == NULL) goto done;
+    int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 2));
+    PyObject *sub = PyTuple_GET_ITEM(entry, 3);
+    if (kind == K_MESSAGE) {  /* the contract's fields, at the Any's level */
+        if (Py_TYPE(sub) != (PyTypeObject *)v->numbers) goto done;
+        c->nest--;
+        msg = jr_message_from(c, (JsonReader *)sub, depth, 1);
+        c->nest++;
+    } else {  /* a well-known payload: "value" and nothing else */
+        if (json_next(c, '}') != 1 || c->p >= c->end || *c->p != '"'
+            || jr_string(c, &s, &n, &ascii, &raw) < 0 || n != 5 || memcmp(s, "value", 5) != 0
+            || json_colon(c) < 0) {
+            goto done;
+        }
+        if (kind == JK_ANY) {
+            if (jr_any(c, v, depth + 1, &msg) < 0) msg = NULL;
+        } else if (Py_TYPE(sub) == c->st->plan_type) {
+            JVal inner = {.kind = kind, .sub = sub};
+            PyObject *x = NULL;
+            if (kind >= JK_TIMESTAMP_MSG) {  /* a Timestamp, a Duration, a FieldMask */
+                if (c->p < c->end && *c->p == '"' && jr_string(c, &s, &n, &ascii, &raw) == 0
+                    && ascii) {
+                    msg = kind == JK_FIELD_MASK ? field_mask_of(c, &inner, s, n)
+                                                : time_message_of(c, &inner, s, n);
+                }
+            } else if (kind < JK_VALUE && jr_value(c, &inner, depth, &x) == 1) {
+                msg = wkt_build(c, sub, &x, 1);  /* a wrapper: its bare value */
+                Py_DECREF(x);
+            }
+        }
+        if (msg != NULL && json_next(c, '}') != 0) Py_CLEAR(msg);
+    }
+    if (msg == NULL || (PyObject *)Py_TYPE(msg) != PyTuple_GET_ITEM(entry, 1)) goto done;
+    obj = any_of(c, v, url, entry, msg);
+done:
+    Py_XDECREF(url);
+    Py_XDECREF(name);
+    Py_XDECREF(entry);
+    Py_XDECREF(msg);
+    if (obj == NULL) return -1;
+    c->nest--;
+    *out = obj;
+    return 0;
+}
+
 /* One non-null JSON value for `v` at c->p, in a message at `depth`: 1 with *out set,
  * 0 for an unknown enum name skipped under ignore_unknown_fields, -1 not taken. */
 static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
@@ -938,6 +1060,11 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     PyObject *x = NULL;
     if (v->own_level && depth + 1 >= c->max_depth) {
         return -1;  /* a message of its own: the reference checks depth + 1 */
+    }
+    if (v->kind == JK_ANY) {
+        if (jr_any(c, v, depth + 1, &x) < 0) return -1;
+        *out = x;
+        return 1;
     }
     if (v->kind >= JK_TIMESTAMP_MSG) {
         if (ch != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0 || !ascii) return -1;
@@ -1299,6 +1426,12 @@ static int read_field_value(JCtx *c, const JField *f, PyObject **slot, Py_ssize_
 }
 
 static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
+    return jr_message_from(c, r, depth, 0);
+}
+
+/* The object of `r` at c->p's '{'; with `after_type`, an Any's fields, c->p just past its
+ * leading "@type" member (a second "@type" is an unknown key given twice). */
+static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int after_type) {
     if (!depth_ok(r, depth) || ++c->nest > JR_MAX_NEST) return NULL;
     Py_ssize_t n = r->nfields;
     PyObject *small[24] = {NULL};
@@ -1311,6 +1444,11 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
     Py_ssize_t unknown_n[8];
     int nunknown = 0;
     PyObject *obj = NULL;
+    if (after_type) {
+        unknown_s[0] = "@type";
+        unknown_n[0] = 5;
+        nunknown = 1;
+    }
     if (n > 24) {
         vals = PyMem_Calloc((size_t)n, sizeof(PyObject *));
         hit = PyMem_Calloc((size_t)n, 1);
@@ -1319,9 +1457,17 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
             goto done;
         }
     }
-    c->p++;  /* '{' */
-    ws(c);
-    if (!json_eat(c, '}')) {
+    int empty;
+    if (after_type) {
+        int more = json_next(c, '}');
+        if (more < 0) goto done;
+        empty = !more;
+    } else {
+        c->p++;  /* '{' */
+        ws(c);
+        empty = json_eat(c, '}');
+    }
+    if (!empty) {
         for (;;) {
             const char *s;
             Py_ssize_t kn;
@@ -1489,6 +1635,18 @@ static int jval_setup(JsonReader *self, JVal *v, PyObject *spec) {
     v->own_level = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 5));
     if (PyTuple_GET_SIZE(spec) == 7) v->null = Py_NewRef(PyTuple_GET_ITEM(spec, 6));
     if (PyErr_Occurred()) return -1;
+    if (v->kind == JK_ANY) {
+        if (v->sub == NULL || !PyTuple_Check(v->sub) || PyTuple_GET_SIZE(v->sub) != 4
+            || !PyDict_Check(PyTuple_GET_ITEM(v->sub, 0))
+            || !PyDict_Check(PyTuple_GET_ITEM(v->sub, 2))
+            || Py_TYPE(PyTuple_GET_ITEM(v->sub, 3))
+                   != engine_state_of_type(Py_TYPE(self))->plan_type) {
+            PyErr_SetString(PyExc_ValueError, "json reader: an Any needs its type table");
+            return -1;
+        }
+        Py_XSETREF(v->numbers, Py_NewRef((PyObject *)Py_TYPE(self)));
+        return 0;
+    }
     if (v->kind >= JK_TIMESTAMP_MSG && v->kind <= JK_FIELD_MASK) {
         EngineState *st = engine_state_of_type(Py_TYPE(self));
         if (v->sub == NULL || Py_TYPE(v->sub) != st->plan_type) {
