@@ -21,7 +21,7 @@
                without ``ignore_unknown_fields``;
 ``json_more``  wrappers, a required field, a closed enum, a tuple, a recursive
                message and maps of them, Struct/Value/ListValue, a Timestamp with
-               an offset, pa.Timestamp/pa.Duration/pa.FieldMask, in JSON.
+               an offset, pa.Timestamp/pa.Duration/pa.FieldMask, pa.Any, in JSON.
 """
 
 from __future__ import annotations
@@ -259,6 +259,8 @@ class JsonMore:
     took: pa.Duration | None = field(21, default=None)
     mask: pa.FieldMask | None = field(22, default=None)
     ats: list[pa.Timestamp] = field(23, default_factory=list)
+    body: pa.Any | None = field(24, default=None)
+    bodies: list[pa.Any] = field(25, default_factory=list)
 
 
 TARGETS: dict[str, Any] = {
@@ -289,6 +291,8 @@ def seeds() -> dict[str, list[bytes]]:
         [pa.NullValue.NULL_VALUE, [], {"k": -2.0}], ["s", 0.0, False],
         datetime(2001, 2, 3, 4, 5, 6, 7, tzinfo=dt.timezone.utc), pa.Timestamp(-5, 123456789),
         pa.Duration(-3, -5000), pa.FieldMask(("a.b_c", "d")), [pa.Timestamp(0, 1000000)],
+        pa.Any.pack(Node(4, [Node(5)])), [pa.Any.pack(pa.Timestamp(1, 0)), pa.Any(),
+        pa.Any.pack(pa.Any.pack(pa.Duration(2, 0)))],
     )  # fmt: skip
     found["json_more"] = [
         py.to_json(more).encode(),
