@@ -490,7 +490,13 @@ ANY_CASES: list[tuple[str, bool]] = [
         '{"@type": "' + _URL + 'nativewkt.any.Payload", "name": "in"}}}',
         True,
     ),
-    ('{"body": {"n": 1, "@type": "' + _URL + 'nativewkt.any.Payload"}}', False),  # not first
+    ('{"body": {"n": 1, "@type": "' + _URL + 'nativewkt.any.Payload"}}', True),  # not first
+    ('{"body": {"n": 1, "tags": ["@type"], "@type": "' + _URL + 'nativewkt.any.Payload"}}', True),
+    ('{"body": {"n": 1, "@type": "' + _URL + 'nativewkt.any.Payload", "name": "x"}}', True),
+    ('{"body": {"n": 1, "@type": "' + _URL + 'nativewkt.any.Payload", "@type": "y"}}', False),
+    ('{"body": {"n": 1, "n": 2, "@type": "' + _URL + 'nativewkt.any.Payload"}}', False),
+    ('{"body": {"n": 1}}', False),  # no @type
+    ('{"body": {"value": "1s", "@type": "' + _URL + 'google.protobuf.Duration"}}', False),
     ('{"body": {"@type": "' + _URL + 'nativewkt.any.Nothing"}}', False),
     ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "nope": 1}}', False),
     ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "@type": "x"}}', False),

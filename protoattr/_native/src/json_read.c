@@ -972,12 +972,14 @@ static PyObject *any_of(JCtx *c, const JVal *v, PyObject *url, PyObject *entry, 
 }
 
 /* A pa.Any at `depth` (its own level), c->p at its '{', as wkt.py's any_from_json reads it:
- * {} is the empty Any; "@type" first (else: the reference's), then a contract's fields at
- * the Any's level, or a well-known payload's "value" alone. */
+ * {} is the empty Any; a contract's fields at the Any's level beside "@type" (first, or
+ * later: found first, then the object read again), or a well-known payload's "value"
+ * alone after "@type". */
 static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     if (c->p >= c->end || *c->p != '{' || !jv_depth_ok(c, depth) || ++c->nest > JR_MAX_NEST) {
         return -1;
     }
+    const unsigned char *open = c->p;
     c->p++;
     ws(c);
     PyObject *url = NULL, *name = NULL, *entry = NULL, *msg = NULL, *obj = NULL;
@@ -992,12 +994,17 @@ static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     }
     const char *s;
     Py_ssize_t n;
-    int ascii, raw;
-    if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0 || n != 5
-        || memcmp(s, "@type", 5) != 0 || json_colon(c) < 0 || c->p >= c->end || *c->p != '"'
-        || jr_string(c, &s, &n, &ascii, &raw) < 0) {
-        goto done;
+    int ascii, raw, type_first = 1;
+    for (;;) {  /* to "@type": its first key, or found past the others (skipped) */
+        if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0
+            || json_colon(c) < 0) {
+            goto done;
+        }
+        if (n == 5 && memcmp(s, "@type", 5) == 0) break;
+        type_first = 0;
+        if (jskip_value(c) < 0 || json_next(c, '}') != 1) goto done;
     }
+    if (c->p >= c->end || *c->p != '"' || jr_string(c, &s, &n, &ascii, &raw) < 0) goto done;
     url = make_str(s, n, ascii);
     if (url == NULL) goto done;
     Py_ssize_t slash = PyUnicode_FindChar(url, '/', 0, PyUnicode_GET_LENGTH(url), -1);
@@ -1008,10 +1015,11 @@ static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
     PyObject *sub = PyTuple_GET_ITEM(entry, 3);
     if (kind == K_MESSAGE) {  /* the contract's fields, at the Any's level */
         if (Py_TYPE(sub) != (PyTypeObject *)v->numbers) goto done;
+        if (!type_first) c->p = open;  /* read again from its '{', "@type" skipped */
         c->nest--;
-        msg = jr_message_from(c, (JsonReader *)sub, depth, 1);
+        msg = jr_message_from(c, (JsonReader *)sub, depth, type_first ? 1 : 2);
         c->nest++;
-    } else {  /* a well-known payload: "value" and nothing else */
+    } else if (type_first) {  /* a well-known payload: "value" and nothing else */
         if (json_next(c, '}') != 1 || c->p >= c->end || *c->p != '"'
             || jr_string(c, &s, &n, &ascii, &raw) < 0 || n != 5 || memcmp(s, "value", 5) != 0
             || json_colon(c) < 0) {
@@ -1034,7 +1042,7 @@ static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
             }
         }
         if (msg != NULL && json_next(c, '}') != 0) Py_CLEAR(msg);
-    }
+    }  /* (a well-known payload with "@type" later: the reference's) */
     if (msg == NULL || (PyObject *)Py_TYPE(msg) != PyTuple_GET_ITEM(entry, 1)) goto done;
     obj = any_of(c, v, url, entry, msg);
 done:
@@ -1429,8 +1437,9 @@ static PyObject *jr_message(JCtx *c, JsonReader *r, Py_ssize_t depth) {
     return jr_message_from(c, r, depth, 0);
 }
 
-/* The object of `r` at c->p's '{'; with `after_type`, an Any's fields, c->p just past its
- * leading "@type" member (a second "@type" is an unknown key given twice). */
+/* The object of `r` at c->p's '{'; with `after_type`, an Any's fields: 1, c->p just past
+ * its leading "@type" member; 2, at its '{', "@type" among them (skipped).  A second
+ * "@type" is a key given twice: the reference's. */
 static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int after_type) {
     if (!depth_ok(r, depth) || ++c->nest > JR_MAX_NEST) return NULL;
     Py_ssize_t n = r->nfields;
@@ -1444,11 +1453,7 @@ static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int a
     Py_ssize_t unknown_n[8];
     int nunknown = 0;
     PyObject *obj = NULL;
-    if (after_type) {
-        unknown_s[0] = "@type";
-        unknown_n[0] = 5;
-        nunknown = 1;
-    }
+    int type_seen = after_type == 1;  /* an Any's "@type": read by jr_any, once */
     if (n > 24) {
         vals = PyMem_Calloc((size_t)n, sizeof(PyObject *));
         hit = PyMem_Calloc((size_t)n, 1);
@@ -1458,7 +1463,7 @@ static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int a
         }
     }
     int empty;
-    if (after_type) {
+    if (after_type == 1) {
         int more = json_next(c, '}');
         if (more < 0) goto done;
         empty = !more;
@@ -1480,6 +1485,14 @@ static PyObject *jr_message_from(JCtx *c, JsonReader *r, Py_ssize_t depth, int a
                 idx = find_key(r, s, kn, &hint);
             } else {
                 raw = 1;
+            }
+            if (after_type && kn == 5 && memcmp(s, "@type", 5) == 0) {
+                if (type_seen || json_colon(c) < 0 || jskip_value(c) < 0) goto done;
+                type_seen = 1;
+                int more = json_next(c, '}');
+                if (more > 0) continue;
+                if (more < 0) goto done;
+                break;
             }
             if (idx < 0) {
                 /* an extension "[...]", or an unknown field: the reference decides,
