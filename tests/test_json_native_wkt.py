@@ -412,6 +412,14 @@ ENVELOPES = [
         )],
         by_key={"k": pa.Any.pack(Payload(3)), "": pa.Any()},
     ),
+    Envelope(
+        bodies=[
+            pa.Any.pack(_wkt.to_struct({"a": [1.0, None, {"b": "c"}], "": True})),
+            pa.Any.pack(_wkt.to_struct({})), pa.Any.pack(_wkt.to_value(pa.NullValue.NULL_VALUE)),
+            pa.Any.pack(_wkt.to_value({"x": [False]})), pa.Any.pack(_wkt.to_value(2.5)),
+            pa.Any.pack(_wkt.to_list_value(["s", [], {}])), pa.Any.pack(_wkt.to_list_value([])),
+        ]
+    ),
 ]  # fmt: skip
 
 
@@ -440,7 +448,7 @@ def test_unusual_anys_are_the_references() -> None:
     for obj in (
         Envelope(unknown),  # no contract of that name: the reference's EncodeError
         Envelope(pa.Any(pa.Any.pack(Payload()).type_url, b"\xff")),  # does not decode
-        Envelope(pa.Any.pack(_wkt.to_struct({"a": 1.0}))),  # a Struct payload
+        Envelope(pa.Any.pack(_wkt.to_value(float("nan")))),  # no JSON form
         Envelope(pa.Any.pack(pa.Timestamp(2**40, 0))),  # no RFC 3339 form
     ):
         write_same(obj)
@@ -512,7 +520,15 @@ ANY_CASES: list[tuple[str, bool]] = [
     ('{"body": {"@type": "' + _URL + 'google.protobuf.Duration", "value": "1s", "x": 1}}', False),
     ('{"body": {"@type": "' + _URL + 'google.protobuf.Int32Value", "value": null}}', False),
     ('{"body": {"@type": "' + _URL + 'google.protobuf.Int32Value", "value": 2147483648}}', False),
-    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {}}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {}}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {"a": [null, 1]}}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Value", "value": null}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Value", "value": {"a": "b"}}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.ListValue", "value": [1, "x", []]}}', True),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": []}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {"a": 1, "a": 2}}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.ListValue", "value": null}}', False),
+    ('{"body": {"@type": "' + _URL + 'google.protobuf.Value", "value": 1e999}}', False),
     ('{"body": {"@type": "' + _URL + 'nativewkt.any.Payload", "n": 1}', False),
 ]
 
@@ -536,6 +552,8 @@ def test_any_counts_towards_max_depth_as_the_reference_counts_it() -> None:
         '{"body": {}}', '{"body": ' + inner + "}", '{"body": ' + nested + "}",
         '{"bodies": [' + nested + "]}", '{"byKey": {"k": ' + nested + "}}",
         '{"body": ' + timed + "}",
+        '{"body": {"@type": "' + _URL + 'google.protobuf.Struct", "value": {"a": {"b": 1}}}}',
+        '{"body": {"@type": "' + _URL + 'google.protobuf.Value", "value": [[1]]}}',
     ]  # fmt: skip
     for max_depth in range(1, 6):
         nat = pa.TypeModel(backend="native", max_depth=max_depth)

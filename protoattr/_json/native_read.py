@@ -333,8 +333,11 @@ def _any_types(model: CodecModel, plans: _Plans, ignore: bool) -> tuple[Any, ...
         if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
             return None
         sub: Any = None
+        json_kind = _json_payloads().get(cls)
         if cls is _wkt.Any:
             kind = _JK_ANY
+        elif json_kind is not None:  # read as a JSON value, made the message by wkt.py's
+            kind, sub = json_kind[0], (json_kind[1], NullValue.NULL_VALUE)
         elif cls in wkt._PAYLOADS:
             kind, sub = _payload(model, cls)
             if sub is None:
@@ -348,6 +351,18 @@ def _any_types(model: CodecModel, plans: _Plans, ignore: bool) -> tuple[Any, ...
         return entry
 
     return plans.__dict__.setdefault(key, (cache, resolve, claims, any_plan))  # type: ignore[no-any-return]
+
+
+def _json_payloads() -> dict[Any, tuple[int, Any]]:
+    """The Struct, Value, ListValue payloads: json_read.c's kind, and wkt.py's conversion of
+    the JSON value read to the message."""
+    from .._core import wkt as _wkt
+
+    return {
+        _wkt.StructMessage: (101, _wkt.to_struct),
+        _wkt.ValueMessage: (100, _wkt.to_value),
+        _wkt.ListValueMessage: (102, _wkt.to_list_value),
+    }
 
 
 def _payload(model: CodecModel, cls: Any) -> tuple[int, Any]:

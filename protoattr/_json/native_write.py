@@ -13,7 +13,7 @@ forms.  A contract using anything the writer does not implement (converted
 types, BCL kinds, extensions, hierarchies, colliding JSON names) is decided
 at plan time to stay with the Python reference; so is every call the writer
 gives up on at run time (a value of an unexpected type, an ``Any`` whose type
-is not found or whose payload is a ``Struct``...): ``to_json`` then runs the
+is not found or whose payload does not decode...): ``to_json`` then runs the
 reference, which prints the same text or raises the ``EncodeError``.
 
 An ``Any`` is resolved at run time: its type name through a table per option
@@ -353,22 +353,41 @@ def _any_types(plans: _Plans, opts: _Options) -> tuple[Any, ...]:
         if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
             return None
         payload = _jsonwkt._PAYLOADS.get(cls)
-        writer = None
-        if payload is not None:
+        writer: Any = None
+        decode: Any = model.deserialize
+        json_value = _JSON_PAYLOADS.get(cls)
+        kind: int | None
+        if json_value is not None:  # a Struct, Value, ListValue: printed as its JSON value
+            kind, convert = json_value
+
+            def decode(c: type, data: bytes, convert: Any = convert) -> Any:
+                return convert(model.deserialize(c, data))
+
+            writer = (_wkt.ValueMessage, _wkt.NullValue.NULL_VALUE)
+        elif payload is not None:
             kind = _payload_kind(cls, payload)
-            if kind is None:
-                return None
         else:
             kind = _K_MESSAGE
             tables = plans.__dict__.get(_CACHE)
             writer = None if tables is None else _top(plans, opts, cls, tables)
             if writer is None:
                 return None
-        entry = (claimed, cls, kind, writer, model.deserialize)
+        if kind is None:
+            return None
+        entry = (claimed, cls, kind, writer, decode)
         cache[name] = entry
         return entry
 
     return plans.__dict__.setdefault(key, (cache, resolve, claims))  # type: ignore[no-any-return]
+
+
+#: the Struct, Value, ListValue payloads: json_write.c's kind and wkt.py's conversion of
+#: the message to the JSON value its form prints
+_JSON_PAYLOADS: dict[type, tuple[int, Any]] = {
+    _wkt.StructMessage: (101, _wkt.from_struct),
+    _wkt.ValueMessage: (100, _wkt.from_value),
+    _wkt.ListValueMessage: (102, _wkt.from_list_value),
+}
 
 
 def _payload_kind(cls: type, payload: tuple[Any, ...]) -> int | None:
@@ -378,7 +397,7 @@ def _payload_kind(cls: type, payload: tuple[Any, ...]) -> int | None:
     for name, (contract, _) in _wkt.WRAPPERS.items():
         if contract is cls:
             return KINDS[_jsonwkt._WRAPPER_KINDS[name]]
-    return None  # Struct, Value, ListValue messages
+    return None
 
 
 def _value_spec(

@@ -1027,6 +1027,15 @@ static int jr_any(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
         }
         if (kind == JK_ANY) {
             if (jr_any(c, v, depth + 1, &msg) < 0) msg = NULL;
+        } else if (kind >= JK_VALUE && kind <= JK_LIST) {  /* (to_message, NULL_VALUE) */
+            PyObject *x = NULL;
+            if (PyTuple_Check(sub) && PyTuple_GET_SIZE(sub) == 2) {
+                JVal inner = {.kind = kind, .null = PyTuple_GET_ITEM(sub, 1)};
+                if (jv_field(c, &inner, depth, &x) == 0) {
+                    msg = PyObject_CallOneArg(PyTuple_GET_ITEM(sub, 0), x);
+                    Py_DECREF(x);
+                }
+            }
         } else if (Py_TYPE(sub) == c->st->plan_type) {
             JVal inner = {.kind = kind, .sub = sub};
             PyObject *x = NULL;

@@ -801,7 +801,8 @@ static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int
 static PyType_Spec jw_spec;
 
 /* A pa.Any as wkt.py's any_to_json prints it: {} when empty; a contract's fields after
- * "@type"; a well-known payload as {"@type": ..., "value": its form}. */
+ * "@type"; a well-known payload as {"@type": ..., "value": its form} (a Struct, Value or
+ * ListValue decoded to its JSON value by the resolver's function). */
 static int put_any(W *w, EngineState *st, const JValue *jv, PyObject *v, int level) {
     if ((PyObject *)Py_TYPE(v) != jv->cls || level > JSON_MAX_DEPTH || stack_low()) {
         return -1;
@@ -826,12 +827,13 @@ static int put_any(W *w, EngineState *st, const JValue *jv, PyObject *v, int lev
         goto done;
     }
     PyObject *cls = PyTuple_GET_ITEM(entry, 1);
-    obj = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(entry, 4), cls, data, NULL);
-    if (obj == NULL || (PyObject *)Py_TYPE(obj) != cls) {
-        goto done;  /* a payload that does not decode: the reference's DecodeError */
-    }
     int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 2));
     PyObject *writer = PyTuple_GET_ITEM(entry, 3);
+    int json_value = kind >= K_JSON_VALUE && kind <= K_JSON_LIST;
+    obj = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(entry, 4), cls, data, NULL);
+    if (obj == NULL || (!json_value && (PyObject *)Py_TYPE(obj) != cls)) {
+        goto done;  /* a payload that does not decode: the reference's DecodeError */
+    }
     if (kind == K_MESSAGE) {
         if (strcmp(Py_TYPE(writer)->tp_name, jw_spec.name) != 0) goto done;  /* a JsonWriter */
         r = write_message_as(w, (JsonWriter *)writer, obj, level, url);
@@ -843,6 +845,14 @@ static int put_any(W *w, EngineState *st, const JValue *jv, PyObject *v, int lev
     inner.cls = cls;
     inner.wrapper = 0;
     PyObject *x = obj;
+    if (json_value) {  /* a Struct, Value, ListValue: obj is its JSON value */
+        if (!PyTuple_Check(writer) || PyTuple_GET_SIZE(writer) != 2
+            || !PyType_Check(PyTuple_GET_ITEM(writer, 0))) {
+            goto done;
+        }
+        inner.cls = PyTuple_GET_ITEM(writer, 0);    /* ValueMessage: printed as null */
+        inner.names = PyTuple_GET_ITEM(writer, 1);  /* NullValue.NULL_VALUE, likewise */
+    }
     if (kind < K_JSON_VALUE) {  /* a wrapper message: its bare value */
         inner.wrapper = 1;
         x = PyObject_GetAttrString(obj, "value");
