@@ -303,6 +303,8 @@ def seeds() -> dict[str, list[bytes]]:
         b'"when": "2001-02-03T04:05:06.5+05:30"}',
         b'{"key": "k", "at": "0001-01-01T00:00:00-00:01", "took": "-0.1s", "mask": "aB,,c"}',
         b'{"key": "k", "body": {"value": 2, "@type": "type.googleapis.com/Node"}}',
+        b'{"key": "k", "bodies": [{"@type": "x/google.protobuf.Struct", "value": {"a": [1]}}, '
+        b'{"@type": "x/google.protobuf.Value", "value": null}]}',
     ]
     return found
 
