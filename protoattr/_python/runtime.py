@@ -13,6 +13,7 @@ import struct
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .._core.errors import DecodeError, EncodeError
@@ -94,10 +95,38 @@ def other_subtype(found: type, wanted: type, end: int) -> DecodeError:
 
 
 def of_subtype(value: Any, wanted: type, end: int) -> Any:
-    """``value``, a message merged into a field typed ``wanted``, if it still is one."""
+    """``value``, a message merged into a field typed ``wanted``, if it still is one
+    (a :class:`Partial`: if the class it will build is one)."""
+    if value.__class__ is Partial:
+        if issubclass(value.cls, wanted):
+            return value
+        raise other_subtype(value.cls, wanted, end)
     if isinstance(value, wanted):
         return value
     raise other_subtype(value.__class__, wanted, end)
+
+
+class Partial:
+    """A singular message field seen more than once, not built yet: the values the
+    generated ``merge_<Name>`` read so far (the locals of ``decode_<Name>``, in order),
+    built once by ``finish(partial)`` when the message holding the field is built.
+
+    Protobuf merges every later occurrence into the earlier value; building the class
+    anew at each one (copying its lists, running its constructor) made a field repeated
+    n times cost O(n^2).  Never seen outside a decode: the holder's build replaces it
+    with the object."""
+
+    __slots__ = ("cls", "depth", "end", "finish", "values")
+
+    def __init__(
+        self, finish: Callable[[Partial], Any], values: tuple[Any, ...], cls: type, end: int,
+        depth: int,
+    ) -> None:  # fmt: skip
+        self.finish = finish
+        self.values = values
+        self.cls = cls  # the class finish builds (a hierarchy's deepest level seen)
+        self.end = end  # the last occurrence's end: the offset of a build's error
+        self.depth = depth
 
 
 class _Budget(threading.local):

@@ -548,6 +548,12 @@ PyObject *construct_object(EngineState *st, Plan *plan, PyObject **vals) {
 }
 
 static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
+    for (Py_ssize_t i = 0; i < plan->nfields; i++) {  /* merged occurrences built first */
+        if (vals[i] != NULL && PyCapsule_CheckExact(vals[i])
+            && merged_finish_slot(c, &vals[i]) < 0) {
+            return NULL;
+        }
+    }
     for (Py_ssize_t i = 0; i < plan->nfields; i++) {
         const Field *f = &plan->fields[i];
         if (vals[i] == NULL && fill_absent(c, f, &vals[i], depth) < 0) {
@@ -793,6 +799,10 @@ static int merge_into(Ctx *c, Plan *plan, PyObject *obj, const unsigned char *p,
                 goto done;
             }
             got = read_known(c, f, (int)(tag & 7), &p, end, depth, &slot);
+            /* a merge that waits for its holder's build (hier.c's Merged): obj is built */
+            if (got == 1 && merged_finish_slot(c, &slot) < 0) {
+                got = -1;
+            }
             if (got == 1 && PyObject_GenericSetAttr(obj, f->name, slot) < 0) {
                 got = -1;
             }

@@ -78,6 +78,10 @@ PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned
 /* A singular message field seen again (or holding a base's value): merged into it. */
 int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
                 Py_ssize_t depth, PyObject **slot);
+/* A slot holding the values merged so far (see hier.c's Merged), not built yet. */
+int is_merged(PyObject *v);
+/* Build the Merged in *slot, if it holds one, into its object: 0, or -1. */
+int merged_finish_slot(Ctx *c, PyObject **slot);
 
 /* groups.c */
 int skip_group(Ctx *c, uint32_t number, const unsigned char **p, const unsigned char *end,
