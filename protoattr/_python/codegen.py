@@ -811,7 +811,8 @@ class _Generator:
             if hier:
                 src("base.cls = cls_")
             src("return base")
-        src(f"return _Partial(finish_{self.ident}, values, {'cls_' if hier else '_cls'}, end, depth)")
+        built = "cls_" if hier else "_cls"
+        src(f"return _Partial(finish_{self.ident}, values, {built}, end, depth)")
         src.dedent()
         src("")
         src(f"def finish_{self.ident}(part):")
@@ -966,11 +967,23 @@ class _Generator:
         pattern = re.compile(r"\bf_(" + "|".join(map(re.escape, group)) + r")\b")
         renamed = [pattern.sub(lambda m: local[m.group(1)], line) for line in lines]
 
+        # a Partial left in obj's attribute (a later occurrence of a field that cannot
+        # merge in place) is built by the decode holding obj, before its own build
+        waits = [g.name for g in fields if g.name in local and self.collects(g)]
+
         def emit() -> None:
             for name in group:
                 src(f"{local[name]} = obj.{name}")
+            for name in waits:
+                self.ns["_Partial"] = _runtime.Partial
+                src(f"q{local[name][1:]} = {local[name]}.__class__ is not _Partial")
             for line in renamed:
                 src(line)
+            for name in waits:
+                m = local[name]
+                src(f"if q{m[1:]} and {m}.__class__ is _Partial:")
+                src.indent()(f"pend.append((obj, {name!r}, None))")
+                src.dedent()
             for name in group:
                 src(f"_setattr(obj, {name!r}, {local[name]})")
 
@@ -1198,7 +1211,7 @@ class _Generator:
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
             tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
             in_place=self.merges_field_in_place(f) and self._mode == "decode",
-            collect=self.collects(f) and self._mode != "in_place",
+            collect=self.collects(f),
         )  # fmt: skip
         return [(single_tag, lines)]
 

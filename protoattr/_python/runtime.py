@@ -445,8 +445,17 @@ def unknown_pending(obj: Any, key: str, data: bytes | bytearray, pend: list[Any]
 
 
 def flush_pending(pend: list[Any]) -> None:
-    """Turn the bytearrays :func:`unknown_pending` left into bytes, the form kept."""
-    for obj, key in pend:
+    """Turn the bytearrays :func:`unknown_pending` left into bytes, the form kept, and
+    build the :class:`Partial` a merge in place left in an attribute (``(obj, name,
+    None)`` entries: a field repeated inside a repeated message that merges in place)."""
+    for entry in pend:
+        if len(entry) == 3:
+            obj, name, _ = entry
+            value = getattr(obj, name)
+            if value.__class__ is Partial:
+                object.__setattr__(obj, name, value.finish(value))
+            continue
+        obj, key = entry
         kept: Any = get_unknown(obj, key)
         if kept.__class__ is bytearray:
             set_unknown(obj, key, bytes(kept))

@@ -642,6 +642,7 @@ static int clear_other_members(const Plan *plan, Py_ssize_t idx, PyObject *obj,
 typedef struct {
     PyObject *obj;  /* a strong reference */
     Plan *plan;
+    Py_ssize_t field;  /* -1: obj's unknown fields; else plan's field holding a Merged */
 } PendingEntry;
 
 typedef struct Pending {
@@ -683,7 +684,7 @@ static int keep_unknown(Plan *plan, PyObject *obj, PyObject *data) {
     return 0;
 }
 
-static int pending_add(Pending *pd, PyObject *obj, Plan *plan) {
+static int pending_add(Pending *pd, PyObject *obj, Plan *plan, Py_ssize_t field) {
     if (pd->len == pd->cap) {
         Py_ssize_t cap = pd->cap ? pd->cap * 2 : 4;
         PendingEntry *items = PyMem_Realloc(pd->items, (size_t)cap * sizeof(PendingEntry));
@@ -697,6 +698,7 @@ static int pending_add(Pending *pd, PyObject *obj, Plan *plan) {
     Py_INCREF(obj);
     pd->items[pd->len].obj = obj;
     pd->items[pd->len].plan = plan;
+    pd->items[pd->len].field = field;
     pd->len++;
     return 0;
 }
@@ -710,11 +712,32 @@ static void pending_release(Pending *pd) {
     pd->len = pd->cap = 0;
 }
 
-/* Each pending object's bytearray becomes bytes: 0, or -1. */
+/* A Merged a merge in place left in obj's attribute, built (see merge_into). */
+static int pending_build(Ctx *c, PyObject *obj, const Field *f) {
+    PyObject *v = PyObject_GetAttr(obj, f->name);
+    if (v == NULL) {
+        return -1;
+    }
+    int r = merged_finish_slot(c, &v);
+    if (r == 0) {
+        r = PyObject_GenericSetAttr(obj, f->name, v);
+    }
+    Py_DECREF(v);
+    return r;
+}
+
+/* Each pending object's bytearray becomes bytes, each Merged left in an attribute
+ * its object: 0, or -1. */
 static int pending_flush(Ctx *c, Pending *pd) {
     for (Py_ssize_t i = 0; i < pd->len; i++) {
         PyObject *obj = pd->items[i].obj, *kept;
         Plan *plan = pd->items[i].plan;
+        if (pd->items[i].field >= 0) {
+            if (pending_build(c, obj, &plan->fields[pd->items[i].field]) < 0) {
+                return -1;
+            }
+            continue;
+        }
         if (kept_unknown(c, plan, obj, &kept) < 0) {
             return -1;
         }
@@ -759,7 +782,7 @@ static int append_unknown(Ctx *c, Plan *plan, PyObject *obj, const Unknown *u) {
             memcpy(to + n, u->data, (size_t)u->len);
             r = keep_unknown(plan, obj, all);
             if (r == 0 && c->pend != NULL) {
-                r = pending_add(c->pend, obj, plan);
+                r = pending_add(c->pend, obj, plan, -1);
             }
             Py_DECREF(all);
         }
@@ -798,9 +821,13 @@ static int merge_into(Ctx *c, Plan *plan, PyObject *obj, const unsigned char *p,
             if (slot == NULL) {
                 goto done;
             }
+            int was_merged = is_merged(slot);
             got = read_known(c, f, (int)(tag & 7), &p, end, depth, &slot);
-            /* a merge that waits for its holder's build (hier.c's Merged): obj is built */
-            if (got == 1 && merged_finish_slot(c, &slot) < 0) {
+            /* a merge that waits for a build (hier.c's Merged): obj is built already, so
+             * the fresh decode holding it builds that value before its own build */
+            if (got == 1 && !was_merged && is_merged(slot)
+                && (c->pend != NULL ? pending_add(c->pend, obj, plan, idx)
+                                    : merged_finish_slot(c, &slot)) < 0) {
                 got = -1;
             }
             if (got == 1 && PyObject_GenericSetAttr(obj, f->name, slot) < 0) {
