@@ -197,7 +197,7 @@ def test_a_repeated_field_merges_in_linear_time(kind: str, backend: str) -> None
     t_big = min(_seconds(model, cls, big) for _ in range(3))
     t_many = min(_seconds(model, cls, many) for _ in range(3))
     t_both = min(_seconds(model, cls, big + many) for _ in range(3))
-    assert t_both < 0.01 + 2 * (t_big + t_many)  # was 100 million list items copied
+    assert t_both < 0.05 + 2 * (t_big + t_many)  # was 100 million list items copied
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -547,8 +547,10 @@ PyObject *construct_object(EngineState *st, Plan *plan, PyObject **vals) {
     return obj;
 }
 
-static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown) {
-    for (Py_ssize_t i = 0; i < plan->nfields; i++) {  /* merged occurrences built first */
+/* `merged`: the decode made Merged values while reading these (some may be here). */
+static PyObject *build(Ctx *c, Plan *plan, PyObject **vals, Py_ssize_t depth, Unknown *unknown,
+                       int merged) {
+    for (Py_ssize_t i = 0; merged && i < plan->nfields; i++) {  /* merged ones built first */
         if (vals[i] != NULL && PyCapsule_CheckExact(vals[i])
             && merged_finish_slot(c, &vals[i]) < 0) {
             return NULL;
@@ -875,6 +877,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
     PyObject *obj = NULL;
     Unknown unknown = {NULL, 0, 0};
     Pending pend = {NULL, 0, 0}, *outer = c->pend;
+    Py_ssize_t merges = c->merges;
     for (Py_ssize_t i = 0; i < n; i++) {
         const Field *f = &plan->fields[i];
         switch (f->init_mode) {
@@ -926,7 +929,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
     }
     c->pend = outer;
     if (p == end && (pend.len == 0 || pending_flush(c, &pend) == 0)) {
-        obj = build(c, plan, vals, depth, &unknown);
+        obj = build(c, plan, vals, depth, &unknown, c->merges != merges);
     }
 done:
     c->pend = outer;

@@ -20,6 +20,7 @@ typedef struct {
     const struct Plan *bounded;    /* the plan carrying the model's max_messages, or NULL */
     int nested;                    /* called from Python: the count continues BUDGET.left */
     struct Pending *pend;          /* the innermost fresh decode_message's (decode.c), or NULL */
+    Py_ssize_t merges;             /* Merged values made so far (hier.c): builds look for them */
 } Ctx;
 
 /* The unknown fields of one message (or one hierarchy level): rare, so nothing

@@ -654,7 +654,7 @@ static PyObject *build_level(DecodeCtx *d, Py_ssize_t index) {
         }
         chain[n++] = k;
     }
-    for (Py_ssize_t j = n - 1; j >= 0; j--) {  /* merged occurrences built first */
+    for (Py_ssize_t j = n - 1; j >= 0 && d->c->merges; j--) {  /* merged ones built first */
         const Level *l = &h->levels[chain[j]];
         for (Py_ssize_t i = 0; i < l->nslots; i++) {
             if (merged_finish_slot(d->c, &d->vals[l->slots[i]]) < 0) {
@@ -797,6 +797,7 @@ static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t dep
         Py_DECREF(capsule);
         return NULL;
     }
+    c->merges++;
     return capsule;
 }
 
