@@ -599,6 +599,13 @@ ENGINE_INLINE int takes_in_place(const Field *f, int wt, PyObject *v) {
            && f->label != L_REPEATED && f->label != L_MAP;
 }
 
+/* A singular string field outside any oneof, read as a str as it is (no conversion):
+ * decode_message reads it itself. */
+ENGINE_INLINE int plain_string(const Field *f) {
+    return f->value.kind == K_STRING && (f->label == L_SINGULAR || f->label == L_OPTIONAL)
+           && !f->value.conv && !f->oneof;
+}
+
 /* field_read, or the merge in place of a message this decode built (takes_in_place). */
 static int read_known(Ctx *c, const Field *f, int wt, const unsigned char **p,
                       const unsigned char *end, Py_ssize_t depth, PyObject **slot) {
@@ -909,6 +916,21 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
         }
         Py_ssize_t idx = plan_field_index(plan, (uint32_t)(tag >> 3));
         int r = 0;
+        if (idx >= 0 && (tag & 7) == WT_LEN && plain_string(&plan->fields[idx])) {
+            /* the commonest field of all, read here (what field_read does for it, without
+             * its dispatch: ~60 instructions a string, 8% of the boilers workload) */
+            const unsigned char *e;
+            if (read_len(&p, end, &e) < 0) {
+                goto done;
+            }
+            PyObject *str = make_str(p, e - p);
+            if (str == NULL) {
+                goto done;
+            }
+            Py_XSETREF(vals[idx], str);
+            p = e;
+            continue;
+        }
         if (idx >= 0) {
             r = read_known(c, &plan->fields[idx], (int)(tag & 7), &p, end, depth, &vals[idx]);
             if (r < 0) {
