@@ -167,20 +167,39 @@ static PyObject *fixed_value(int kind, const unsigned char *p) {
     }
 }
 
+/* Whether n bytes at p are all ASCII: 8 bytes at a time, the last 8 (or 4, 2) read
+ * overlapping the ones before rather than byte by byte (the tail loop was a third of
+ * the check on short strings). */
+static int is_ascii(const unsigned char *p, Py_ssize_t n) {
+    if (n >= 8) {
+        uint64_t high = 0, w;
+        const unsigned char *last = p + n - 8;
+        for (; p < last; p += 8) {
+            memcpy(&w, p, 8);
+            high |= w;
+        }
+        memcpy(&w, last, 8);
+        return !((high | w) & 0x8080808080808080ull);
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return !((a | b) & 0x80808080u);
+    }
+    if (n >= 2) {
+        uint16_t a, b;
+        memcpy(&a, p, 2);
+        memcpy(&b, p + n - 2, 2);
+        return !((a | b) & 0x8080u);
+    }
+    return n == 0 || !(p[0] & 0x80);
+}
+
 /* A str from UTF-8 bytes: ASCII (the common case) copied straight into a new
  * compact string, anything else through CPython's strict UTF-8 decoder. */
 static PyObject *make_str(const unsigned char *p, Py_ssize_t n) {
-    const unsigned char *q = p, *e = p + n;
-    uint64_t high = 0;
-    for (; e - q >= 8; q += 8) {
-        uint64_t w;
-        memcpy(&w, q, 8);
-        high |= w;
-    }
-    for (; q < e; q++) {
-        high |= *q;
-    }
-    if (high & 0x8080808080808080ull) {
+    if (!is_ascii(p, n)) {
         return PyUnicode_DecodeUTF8((const char *)p, n, NULL);
     }
     PyObject *s = PyUnicode_New(n, 127);
@@ -602,8 +621,7 @@ ENGINE_INLINE int takes_in_place(const Field *f, int wt, PyObject *v) {
 /* A singular string field outside any oneof, read as a str as it is (no conversion):
  * decode_message reads it itself. */
 ENGINE_INLINE int plain_string(const Field *f) {
-    return f->value.kind == K_STRING && (f->label == L_SINGULAR || f->label == L_OPTIONAL)
-           && !f->value.conv && !f->oneof;
+    return f->value.kind == K_STRING && f->label <= L_OPTIONAL && !f->oneof && !f->value.conv;
 }
 
 /* field_read, or the merge in place of a message this decode built (takes_in_place). */
