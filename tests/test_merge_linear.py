@@ -331,3 +331,31 @@ def test_oneof_last_member_wins_over_a_merged_one(backend: str) -> None:
     assert model.deserialize(Either, a1 + a2 + b) == Either(b=FLeaf(tags=["z"]))
     assert model.deserialize(Either, a1 + b + a2 + a1) == Either(a=PLeaf(tags=["y", "x"]))
     assert model.deserialize(Either, b + a1 + b + b) == Either(b=FLeaf(tags=["z", "z"]))
+
+
+@proto_contract
+@dataclass
+class HoldGroup:
+    leaf: FLeaf | None = field(1, default=None, group=True)
+
+
+def _group(body: bytes) -> bytes:
+    return b"\x0b" + body + b"\x0c"  # field 1: start-group ... end-group
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_repeated_group_merges_in_linear_time(backend: str) -> None:
+    """A singular group seen again merges as a message does (it rebuilt the class too)."""
+    model = pa.TypeModel(backend=backend)
+    big = _group(_len(4, bytes(4 * 100_000)))
+    many = b"".join(_group(_len(2, b"t%d" % (i % 10)) + b"\xfa\x01\x00") for i in range(1000))
+    model.deserialize(HoldGroup, many)
+    t_big = min(_seconds(model, HoldGroup, big) for _ in range(3))
+    t_many = min(_seconds(model, HoldGroup, many) for _ in range(3))
+    t_both = min(_seconds(model, HoldGroup, big + many) for _ in range(3))
+    assert t_both < 0.05 + 2 * (t_big + t_many)
+    out = model.deserialize(HoldGroup, many[:36])  # four groups
+    assert out.leaf is not None and out.leaf.tags == ["t0", "t1", "t2", "t3"]
+    assert model.serialize(out) == _group(
+        b"".join(_len(2, b"t%d" % i) for i in range(4)) + b"\xfa\x01\x00" * 4
+    )

@@ -859,7 +859,6 @@ class _Generator:
             vt.kind is Kind.MESSAGE
             and f.label is not Label.REPEATED
             and f.label is not Label.MAP
-            and not f.group
             and vt.encode_with is None
             and vt.decode_with is None
             and vt.py_type is not None
@@ -1310,10 +1309,15 @@ class _Generator:
             self.ns["_group_end"] = _runtime.group_end
             if skip:
                 lines.append(f"pos += {skip}")
+            value = self._nested(vt, codec, merge)
+            if collect and merge is not None:  # a later occurrence: into a Partial
+                fresh = f"{codec}.decode(buf, pos, e, depth + 1, None)"
+                later = self._nested(vt, codec, merge, "merge")
+                value = f"({fresh} if {merge} is None else {later})"
             lines += [
                 f"e, after = _group_end(buf, pos, {end}, {_wire.make_tag(tag, 3)}, depth, "
                 f"{self.ctx.max_depth})",
-                store.format(self._nested(vt, codec, merge)),
+                store.format(value),
                 "pos = after",
             ]
             return lines

@@ -417,6 +417,23 @@ static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t dep
 static int merged_read(Ctx *c, PyObject *m, const unsigned char *p, const unsigned char *e,
                        Py_ssize_t depth);
 
+int takes_merged(const Field *f) {
+    const ValueSpec *vs = &f->value;
+    return vs->sub_native && !vs->conv && f->label != L_REPEATED && f->label != L_MAP;
+}
+
+int merge_later(Ctx *c, const ValueSpec *vs, const unsigned char *p, const unsigned char *e,
+                Py_ssize_t depth, PyObject **slot) {
+    if (!is_merged(*slot)) {  /* the second occurrence: the first one's values copied */
+        PyObject *m = merged_start(c, (Plan *)vs->sub, *slot, depth);
+        if (m == NULL) {
+            return -1;
+        }
+        Py_SETREF(*slot, m);
+    }
+    return merged_read(c, *slot, p, e, depth);
+}
+
 int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
                 Py_ssize_t depth, PyObject **slot) {
     const unsigned char *e;
@@ -424,16 +441,8 @@ int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned 
         return -1;
     }
     const ValueSpec *vs = &f->value;
-    if (vs->sub_native && !vs->conv && f->label != L_REPEATED && f->label != L_MAP) {
-        /* read into the values so far (see Merged); built with the holder */
-        if (!is_merged(*slot)) {
-            PyObject *m = merged_start(c, (Plan *)vs->sub, *slot, depth + 1);
-            if (m == NULL) {
-                return -1;
-            }
-            Py_SETREF(*slot, m);
-        }
-        if (merged_read(c, *slot, *p, e, depth + 1) < 0) {
+    if (takes_merged(f)) {
+        if (merge_later(c, vs, *p, e, depth + 1, slot) < 0) {
             return -1;
         }
         *p = e;
