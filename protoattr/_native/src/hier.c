@@ -738,7 +738,8 @@ static const char MERGED[] = "protoattr._native.merged";
 typedef struct {
     Plan *plan;                    /* a strong reference */
     PyObject **vals;               /* plan->nfields values, as in hier_decode */
-    Unknown *unknown;              /* one per level */
+    Unknown *unknown;              /* nlevels of them: one per level */
+    Py_ssize_t nlevels;
     PyObject *cls;                 /* a strong reference: the class to build */
     Py_ssize_t depth;              /* the message's (fill_absent counts from it) */
 } Merged;
@@ -755,7 +756,7 @@ static void merged_release(Merged *m) {
         PyMem_Free(m->vals);
     }
     if (m->unknown != NULL) {
-        for (Py_ssize_t i = 0; i < m->plan->hier->nlevels; i++) {
+        for (Py_ssize_t i = 0; i < m->nlevels; i++) {
             PyMem_Free(m->unknown[i].data);
         }
         PyMem_Free(m->unknown);
@@ -789,6 +790,7 @@ static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t dep
     m->cls = (PyObject *)Py_TYPE(base);
     Py_INCREF(m->cls);
     m->depth = depth;
+    m->nlevels = plan->hier->nlevels;
     m->vals = PyMem_Calloc((size_t)(plan->nfields ? plan->nfields : 1), sizeof(PyObject *));
     m->unknown = PyMem_Calloc((size_t)plan->hier->nlevels, sizeof(Unknown));
     PyObject *capsule = NULL;
@@ -841,8 +843,9 @@ int merged_finish_slot(Ctx *c, PyObject **slot) {
         return 0;
     }
     Merged *m = PyCapsule_GetPointer(*slot, MERGED);
-    if (m == NULL) {
-        return -1;
+    if (m == NULL || m->plan->invalid || m->plan->hier == NULL
+        || m->plan->hier->nlevels != m->nlevels) {
+        return -1;  /* the hierarchy changed meanwhile: the Python codec decides */
     }
     Hier *h = m->plan->hier;
     Py_ssize_t final = h->requested;
