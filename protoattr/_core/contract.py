@@ -57,6 +57,22 @@ class Label(enum.Enum):
     MAP = "map"
 
 
+#: Label's and Kind's members as module globals, for the declaration path: on Python 3.11
+#: every attribute read on an Enum class goes through ``EnumType.__getattr__`` (about a
+#: thousand instructions; gone in 3.12), and a field read them a dozen times
+_MAP = Label.MAP
+_REPEATED = Label.REPEATED
+_BCL_DECIMAL = Kind.BCL_DECIMAL
+_BCL_GUID = Kind.BCL_GUID
+_BOOL = Kind.BOOL
+_DOUBLE = Kind.DOUBLE
+_ENUM = Kind.ENUM
+_FLOAT = Kind.FLOAT
+_MESSAGE = Kind.MESSAGE
+_OPTIONAL = Label.OPTIONAL
+_SINGULAR = Label.SINGULAR
+
+
 @dataclasses.dataclass(frozen=True)
 class ValueType:
     """The type of one value on the wire (a field's element type for repeated/map)."""
@@ -74,7 +90,7 @@ class ValueType:
 
     @property
     def is_message(self) -> bool:
-        return self.kind is Kind.MESSAGE
+        return self.kind is _MESSAGE
 
     def describe(self) -> str:
         if self.domain is not None:
@@ -747,7 +763,11 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     for d in declared:
         if inherited and d.name in inherited:
             continue  # a base contract's field: travels in the base's message
-        stripped, metadata = _split_annotated(d.annotation)
+        annotation = d.annotation
+        if isinstance(annotation, _ANNOTATED_ALIAS):
+            stripped, metadata = _split_annotated(annotation)
+        else:
+            stripped, metadata = annotation, []
         if metadata:
             members = [m for m in metadata if isinstance(m, ProtoMember)]
             markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
@@ -761,9 +781,10 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         mem = members[0] if members else None
         if ignored and mem is not None:
             raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
-        if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
+        tag = None if mem is None else mem.tag
+        if tag is not None and type(tag) is not int and not _is_tag_number(tag):
             raise ContractError(
-                f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
+                f"{qual}.{d.name}: the tag must be an int field number, not {tag!r}"
             )
         if mem is None:
             if ignored:
@@ -965,23 +986,23 @@ def _field_info(
     member) to the finished :class:`FieldInfo`, in one pass: every check on the way, the
     default computed before the info is built, nothing built only to be taken apart."""
     where = f"{qual}.{d.name}"
-    label = Label.SINGULAR
+    label = _SINGULAR
     optional = False
     bare: Any
     bare_metadata: Sequence[Any]
     if markers:  # Annotated[T, ...] is never a union itself (Optional goes inside)
         bare, bare_metadata = stripped, markers
-    elif _origin(stripped) in _UNION_TYPES:
+    elif type(stripped) not in _CLASS_TYPES and typing.get_origin(stripped) in _UNION_TYPES:
         union_args = typing.get_args(stripped)
         members = [a for a in union_args if a is not type(None)]
         if len(members) != 1 or len(union_args) != 2:
             raise ContractError(f"{where}: unions other than Optional[T] are not supported")
         optional = True
-        label = Label.OPTIONAL
+        label = _OPTIONAL
         bare, bare_metadata = _split_annotated(members[0])
     else:
         bare, bare_metadata = stripped, ()
-    origin = _origin(bare)
+    origin = None if type(bare) in _CLASS_TYPES else typing.get_origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
@@ -990,7 +1011,7 @@ def _field_info(
         if marker is not None:  # a well-known type: pa.Timestamp, pa.wrappers.Int32Value...
             value = marker.value_type()
             if marker.nullable:  # Optional[...] already: None is absent
-                label = Label.OPTIONAL
+                label = _OPTIONAL
                 optional = True
         elif bare in (list, tuple, dict, set, frozenset):
             raise ContractError(f"{where}: {bare.__name__} needs its element types, e.g. list[int]")
@@ -1004,7 +1025,7 @@ def _field_info(
         if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
             value = marker.value_type()
             if marker.nullable:  # Optional[...] already: None is absent
-                label = Label.OPTIONAL
+                label = _OPTIONAL
                 optional = True
         elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
             args = typing.get_args(bare)
@@ -1019,7 +1040,7 @@ def _field_info(
             elif len(args) != 1:
                 raise ContractError(f"{where}: {bare!r} needs an element type")
             value = _value_type(where, args[0])
-            label = Label.REPEATED
+            label = _REPEATED
         elif origin in _MAP_ORIGINS:
             args = typing.get_args(bare)
             if len(args) != 2:
@@ -1030,13 +1051,13 @@ def _field_info(
                     f"{where}: map keys must be integers, bool or str, not {key.describe()}"
                 )
             value = _value_type(where, args[1])
-            label = Label.MAP
+            label = _MAP
         else:
             value = _value_of(where, bare, bare_metadata)
 
-    if optional and label in (Label.REPEATED, Label.MAP):
-        kind = "repeated" if label is Label.REPEATED else "map"
-        factory = "list" if label is Label.REPEATED else "dict"
+    if optional and label in (_REPEATED, _MAP):
+        kind = "repeated" if label is _REPEATED else "map"
+        factory = "list" if label is _REPEATED else "dict"
         raise ContractError(
             f"{where}: a {kind} field cannot be Optional: protobuf has no presence for it (None "
             f"and empty would be the same bytes); declare it without Optional, with "
@@ -1047,14 +1068,14 @@ def _field_info(
             value, options.compatibility_level or 300, bool(options.include_date_time_kind)
         )
     if mem.oneof is not None:
-        if label in (Label.REPEATED, Label.MAP):
+        if label in (_REPEATED, _MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
         if not optional:
             raise ContractError(
                 f"{where}: a member of oneof {mem.oneof!r} must be Optional[...] = None, "
                 "so that it is None while another member is set"
             )
-        label = Label.OPTIONAL
+        label = _OPTIONAL
     if container is not list and container is not tuple and value.is_message:  # a set's
         held = value.domain or value.py_type
         if getattr(held, "__hash__", None) is None:
@@ -1063,21 +1084,21 @@ def _field_info(
                 "is not (a dataclass needs frozen=True or unsafe_hash=True): use "
                 f"list[{value.describe()}] or make it hashable"
             )
-    if mem.required and (optional or label in (Label.REPEATED, Label.MAP)):
+    if mem.required and (optional or label in (_REPEATED, _MAP)):
         raise ContractError(f"{where}: required=True needs a singular, non-Optional field")
-    if mem.packed and (label is not Label.REPEATED or value.kind not in PACKABLE):
+    if mem.packed and (label is not _REPEATED or value.kind not in PACKABLE):
         raise ContractError(
             f"{where}: packed=True needs a repeated numeric or enum field, not {value.describe()}"
         )
-    if mem.group and value.kind is not Kind.MESSAGE:
+    if mem.group and value.kind is not _MESSAGE:
         raise ContractError(f"{where}: group=True needs a contract class, not {value.describe()}")
-    if mem.group and label is Label.MAP:
+    if mem.group and label is _MAP:
         raise ContractError(f"{where}: map values cannot be groups")
-    packed = label is Label.REPEATED and value.kind in PACKABLE and mem.packed is not False
+    packed = label is _REPEATED and value.kind in PACKABLE and mem.packed is not False
 
     # the defaults (see _defaults), before the info is built: it is built once, complete
     default, default_factory, wire_default = _defaults(where, d, mem, options, label, value)
-    if label is Label.REPEATED:
+    if label is _REPEATED:
         default_factory = container
     return FieldInfo(
         d.name,
@@ -1104,13 +1125,6 @@ def _field_info(
 _CLASS_TYPES = (type, type(enum.Enum))
 
 
-def _origin(annotation: Any) -> Any:
-    """``typing.get_origin(annotation)``, answered at once for plain classes."""
-    if type(annotation) in _CLASS_TYPES:
-        return None
-    return typing.get_origin(annotation)
-
-
 _SIMPLE: dict[Any, Kind] = {
     int: Kind.INT64,
     float: Kind.DOUBLE,
@@ -1128,6 +1142,20 @@ def _value_type(where: str, annotation: Any) -> ValueType:
 
 def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
     """The value type of an annotation already split into ``bare`` and its ``metadata``."""
+    # the common cases first, answered as the full way below would: pa.int32 and its kinds,
+    # then the plain scalars and contract classes, unless a surrogate takes them over
+    if metadata:
+        if len(metadata) == 1 and type(metadata[0]) is Kind:
+            only: Kind = metadata[0]
+            if bare is (float if only is _FLOAT or only is _DOUBLE else int):
+                return _plain_value(only)
+    elif type(bare) is type and bare not in _convert._SURROGATES:
+        simple = _SIMPLE.get(bare)
+        if simple is not None:
+            return _plain_value(simple)
+        value = _MESSAGE_VALUES.get(bare)  # holds contract classes only
+        if value is not None and bare in _DECLARED:
+            return value
     if metadata:  # one pass over it: the last marker, bcl form and kind each
         marker: ValueMarker | None = None
         form: _bcl.Form | None = None
@@ -1144,12 +1172,12 @@ def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
         if form is not None:
             return _bcl_type(where, bare, form)
         if kind is not None:
-            expected = float if kind in (Kind.FLOAT, Kind.DOUBLE) else int
+            expected = float if kind in (_FLOAT, _DOUBLE) else int
             if bare is not expected:
                 raise ContractError(f"{where}: {kind.value} annotates {expected.__name__}")
             return _plain_value(kind)
     if bare is bool:
-        return _plain_value(Kind.BOOL)
+        return _plain_value(_BOOL)
     converted = _converted_type(where, bare, metadata)
     if converted is not None:
         return converted
@@ -1160,7 +1188,7 @@ def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
     if isinstance(bare, type) and bare in _DECLARED:
         value = _MESSAGE_VALUES.get(bare)
         if value is None:
-            value = _MESSAGE_VALUES[bare] = ValueType(Kind.MESSAGE, bare)
+            value = _MESSAGE_VALUES[bare] = ValueType(_MESSAGE, bare)
         return value
     if isinstance(bare, type) and (
         dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
@@ -1190,13 +1218,13 @@ def _enum_value(where: str, bare: type[enum.Enum]) -> ValueType:
             if not issubclass(bare, int):
                 raise ContractError(f"{where}: flag {bare.__qualname__} must be an IntFlag")
             # any combination of flags is a valid value: build it by calling the class
-            flag = ValueType(Kind.ENUM, bare, decode_with=bare, zero=bare(0))
+            flag = ValueType(_ENUM, bare, decode_with=bare, zero=bare(0))
             pair = (flag, flag)
         else:
-            lo, hi = INT_RANGES[Kind.ENUM]
+            lo, hi = INT_RANGES[_ENUM]
             if not all(isinstance(m.value, int) and lo <= m.value <= hi for m in bare):
                 raise ContractError(f"{where}: enum {bare.__qualname__} needs int32 values")
-            pair = (ValueType(Kind.ENUM, bare), ValueType(Kind.ENUM, bare, closed=True))
+            pair = (ValueType(_ENUM, bare), ValueType(_ENUM, bare, closed=True))
         _ENUM_VALUES[bare] = pair
     if pair[0].decode_with is not None:  # a flag: never closed
         return pair[0]
@@ -1326,14 +1354,14 @@ def zero_value(value: ValueType) -> Any:
     zero = _ZEROS.get(kind, MISSING)
     if zero is not MISSING:  # the scalars' (most fields)
         return zero
-    if kind is Kind.ENUM:
+    if kind is _ENUM:
         assert value.py_type is not None
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
-    if kind is Kind.BCL_DECIMAL:
+    if kind is _BCL_DECIMAL:
         return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
-    if kind is Kind.BCL_GUID:
+    if kind is _BCL_GUID:
         return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
@@ -1373,7 +1401,7 @@ def _defaults(
     an absent one (from a peer) reads as.
     """
     message_like = value.kind in _MESSAGE_LIKE
-    scalar = not message_like and (label is Label.SINGULAR or label is Label.OPTIONAL)
+    scalar = not message_like and (label is _SINGULAR or label is _OPTIONAL)
     python_default = d.default
     if python_default is MISSING and d.default_factory is not None:
         python_default = d.default_factory() if scalar else MISSING
@@ -1388,21 +1416,28 @@ def _defaults(
         _check_default(where, label, value, wire)
     elif options.wire_defaults and python_default is not MISSING and not message_like:
         wire = python_default
-    if label is Label.OPTIONAL:
+    if label is _OPTIONAL:
         return None, None, wire
-    if label is Label.REPEATED:
+    if label is _REPEATED:
         return MISSING, None, None
-    if label is Label.MAP:
+    if label is _MAP:
         return MISSING, dict, None
     if message_like:
         if d.default_factory is not None:
             return MISSING, d.default_factory, None
         if d.default is not MISSING:
             return d.default, None, None
-        if value.kind is not Kind.MESSAGE:
+        if value.kind is not _MESSAGE:
             return zero_value(value), None, None
         return MISSING, None, None  # a singular message without default: built by the codec
-    return (zero_value(value) if wire is None else wire), None, None
+    if wire is not None:
+        return wire, None, None
+    zero = value.zero
+    if zero is None:
+        zero = _ZEROS.get(value.kind, MISSING)
+        if zero is MISSING:
+            zero = zero_value(value)
+    return zero, None, None
 
 
 #: the kinds of values that travel as a message (contracts, Timestamp, Duration, surrogates,
@@ -1423,7 +1458,7 @@ def check_default_fits(info: FieldInfo, default: Any) -> None:
 
 def _check_default(where: str, label: Label, value: ValueType, default: Any) -> None:
     """:func:`check_default_fits` of a field not built yet (``where`` names it)."""
-    if label is Label.REPEATED or label is Label.MAP:
+    if label is _REPEATED or label is _MAP:
         return
     if default is MISSING or default is None:
         return
@@ -1434,7 +1469,7 @@ def _check_default(where: str, label: Label, value: ValueType, default: Any) -> 
             )
         return
     kind = value.kind
-    if kind is Kind.ENUM:
+    if kind is _ENUM:
         assert value.py_type is not None
         fits = isinstance(default, value.py_type) or (
             _is_tag_number(default) and INT_RANGES[kind][0] <= default <= INT_RANGES[kind][1]
@@ -1448,7 +1483,7 @@ def _check_default(where: str, label: Label, value: ValueType, default: Any) -> 
         if type(default) is not int or not lo <= default <= hi:
             raise ContractError(f"{where}: default {default!r} is not a {kind.value}")
     elif (expected := _default_type(kind)) is not None and (
-        not isinstance(default, expected) or (isinstance(default, bool) and kind is not Kind.BOOL)
+        not isinstance(default, expected) or (isinstance(default, bool) and kind is not _BOOL)
     ):
         raise ContractError(f"{where}: default {default!r} is not a {kind.value}")
 
@@ -1470,9 +1505,9 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
 def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
     """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
     types are looked up on demand (``import protoattr`` imports neither module)."""
-    if kind is Kind.BCL_DECIMAL:
+    if kind is _BCL_DECIMAL:
         return _bcl_forms()[_bcl.Form.DECIMAL][1]
-    if kind is Kind.BCL_GUID:
+    if kind is _BCL_GUID:
         return _bcl_forms()[_bcl.Form.GUID][1]
     return _DEFAULT_TYPES.get(kind)
 
