@@ -493,7 +493,7 @@ def _plain_hints(cls: type) -> dict[str, Any] | None:
         for name, value in annotations.items():
             if value is None:
                 value = type(None)
-            elif _has_forward_ref(value):
+            elif type(value) not in _CLASS_TYPES and _has_forward_ref(value):
                 return None
             hints[name] = value
     return hints
@@ -509,7 +509,9 @@ def _has_forward_ref(annotation: Any) -> bool:
         return True
     if isinstance(annotation, _EVALUATED_ALIASES):
         args: tuple[Any, ...] = typing.cast(Any, annotation).__args__
-        return any(_has_forward_ref(a) for a in args)
+        for a in args:
+            if type(a) not in _CLASS_TYPES and _has_forward_ref(a):
+                return True
     return False
 
 
@@ -591,17 +593,20 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
     if dataclasses.is_dataclass(cls):
         params = getattr(cls, "__dataclass_params__", None)
         frozen = bool(getattr(params, "frozen", False))
+        missing: Any = dataclasses.MISSING  # (read once: a module attribute)
         for f in dataclasses.fields(cls):
-            factory = None if f.default_factory is dataclasses.MISSING else f.default_factory
+            name = f.name
+            made: Any = f.default_factory
+            default = f.default
             found.append(
                 _Declared(
-                    f.name,
-                    hints.get(f.name, f.type),
+                    name,
+                    hints.get(name, f.type),
                     f.metadata.get(METADATA_KEY),
-                    MISSING if f.default is dataclasses.MISSING else f.default,
-                    factory,
-                    f.name if f.init else None,
-                    bool(getattr(f, "kw_only", False)),
+                    MISSING if default is missing else default,
+                    None if made is missing else made,
+                    name if f.init else None,
+                    f.kw_only is True,  # (MISSING when the class says nothing: False)
                 )
             )
         return found, "init", frozen
@@ -766,19 +771,16 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
         annotation = d.annotation
         if isinstance(annotation, _ANNOTATED_ALIAS):
             stripped, metadata = _split_annotated(annotation)
-        else:
-            stripped, metadata = annotation, []
-        if metadata:
             members = [m for m in metadata if isinstance(m, ProtoMember)]
             markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
             ignored = any(m is IGNORE for m in metadata)
-        else:
-            members, markers, ignored = [], (), False
-        if d.member is not None:
-            members.append(d.member)
-        if len(members) > 1:
-            raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
-        mem = members[0] if members else None
+            if d.member is not None:
+                members.append(d.member)
+            if len(members) > 1:
+                raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
+            mem = members[0] if members else None
+        else:  # a plain annotation (a field() gives the member): nothing to take apart
+            stripped, markers, ignored, mem = annotation, (), False, d.member
         if ignored and mem is not None:
             raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
         tag = None if mem is None else mem.tag
