@@ -330,17 +330,17 @@ def proto_contract(
         frame = sys._getframe(_frames)
         if frame.f_code.co_name != "<module>":
             _LOCALS[c] = dict(frame.f_locals)
-        with _LOCK:
-            _DECLARED[c] = _inherit_bcl_options(c, options)
+        with _LOCK:  # declared and resolved at once (what resolve(c) would do, without
+            # looking for an info that cannot be there yet)
+            declared = _DECLARED[c] = _inherit_bcl_options(c, options)
             _RESOLVED.pop(c, None)
-        try:
-            resolve(c)
-        except _Unresolved:
-            pass  # a forward reference: resolved when the codec is first compiled
-        except ContractError:
-            with _LOCK:
+            try:
+                _RESOLVED[c] = _build_info(c, declared, final=False)
+            except _Unresolved:
+                pass  # a forward reference: resolved when the codec is first compiled
+            except ContractError:
                 del _DECLARED[c]
-            raise
+                raise
         try:
             _names.claim(c, options)
         except ContractError:
@@ -1407,7 +1407,13 @@ def _defaults(
     python_default = d.default
     if python_default is MISSING and d.default_factory is not None:
         python_default = d.default_factory() if scalar else MISSING
-    _check_default(where, label, value, python_default)
+    if not (
+        python_default is MISSING
+        or python_default is None
+        # a str default of a plain str field (and so on) fits: no need to ask
+        or (value.domain is None and type(python_default) is _FITTING.get(value.kind))
+    ):
+        _check_default(where, label, value, python_default)
     wire = mem.wire_default
     if wire is not None:
         if not scalar:
@@ -1456,6 +1462,16 @@ def check_default_fits(info: FieldInfo, default: Any) -> None:
     """Reject defaults that could never be written (``default='a'`` on an int32, ``5`` on a
     str): they would fail on every encode of an object left at its default."""
     _check_default(info.where, info.label, info.value, default)
+
+
+#: the kinds whose default fits when it has exactly this type (``_check_default`` agrees)
+_FITTING: dict[Kind, type] = {
+    Kind.STRING: str,
+    Kind.BYTES: bytes,
+    Kind.BOOL: bool,
+    Kind.DOUBLE: float,
+    Kind.FLOAT: float,
+}
 
 
 def _check_default(where: str, label: Label, value: ValueType, default: Any) -> None:
