@@ -21,7 +21,7 @@ import types
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, Union
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from . import bcl as _bcl
 from . import convert as _convert
@@ -31,6 +31,11 @@ from .errors import ContractError
 from .fields import IGNORE, METADATA_KEY, ProtoMember
 from .types import BCL_KINDS, INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
+
+if TYPE_CHECKING:  # checkers see the decorator itself
+    from dataclasses import dataclass as _lazy_dataclass
+else:  # made a dataclass when the first instance is (see lazy_dataclass)
+    from .lazy_dataclass import dataclass as _lazy_dataclass
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
 
@@ -73,7 +78,7 @@ _OPTIONAL = Label.OPTIONAL
 _SINGULAR = Label.SINGULAR
 
 
-@dataclasses.dataclass(frozen=True)
+@_lazy_dataclass(frozen=True)
 class ValueType:
     """The type of one value on the wire (a field's element type for repeated/map)."""
 
@@ -100,7 +105,7 @@ class ValueType:
         return self.kind.value
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class FieldInfo:
     """One protobuf field of a contract, fully resolved."""
 
@@ -127,7 +132,7 @@ class FieldInfo:
         return f"{self.owner}.{self.name}"
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class ContractOptions:
     """What ``@proto_contract(...)`` was given."""
 
@@ -149,7 +154,7 @@ class ContractOptions:
     include_date_time_kind: bool | None = None
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class ContractInfo:
     """A contract class, resolved: its own fields in tag order and how to build it."""
 
