@@ -1412,13 +1412,24 @@ def _defaults(
     python_default = d.default
     if python_default is MISSING and d.default_factory is not None:
         python_default = d.default_factory() if scalar else MISSING
-    if not (
-        python_default is MISSING
-        or python_default is None
-        # a str default of a plain str field (and so on) fits: no need to ask
-        or (value.domain is None and type(python_default) is _FITTING.get(value.kind))
-    ):
-        _check_default(where, label, value, python_default)
+    if python_default is not MISSING and python_default is not None:
+        # a default of exactly its field's type fits (a str of a str field, an int in its
+        # kind's range, a member of its enum, ...): _check_default would agree, unasked
+        exact = type(python_default)
+        kind = value.kind
+        if not (
+            value.domain is None
+            and (
+                exact is _FITTING.get(kind)
+                or exact is value.py_type
+                or (
+                    exact is int
+                    and (bounds := INT_RANGES.get(kind)) is not None
+                    and bounds[0] <= python_default <= bounds[1]
+                )
+            )
+        ):
+            _check_default(where, label, value, python_default)
     wire = mem.wire_default
     if wire is not None:
         if not scalar:
@@ -1476,6 +1487,10 @@ _FITTING: dict[Kind, type] = {
     Kind.BOOL: bool,
     Kind.DOUBLE: float,
     Kind.FLOAT: float,
+    Kind.TIMESTAMP: datetime.datetime,
+    Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
 }
 
 
