@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -167,3 +168,39 @@ def test_a_lazy_dataclass_behaves_as_the_decorator_makes_it() -> None:
         p.x = 3  # type: ignore[misc]
     with pytest.raises(TypeError):
         Point()  # type: ignore[call-arg]
+
+
+def test_a_lazy_dataclass_made_while_another_thread_builds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A thread that makes an instance while another thread's first instance is
+    building the class waits for it (it used to find no ``__init__`` in that window)."""
+    import dataclasses
+    import threading
+    import types
+
+    from protoattr._core import lazy_dataclass
+
+    building = threading.Event()
+
+    def slow_dataclass(cls: type, **options: object) -> type:
+        building.set()
+        time.sleep(0.1)  # the window another thread's instance falls in
+        return dataclasses.dataclass(cls, **options)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(
+        lazy_dataclass, "dataclasses", types.SimpleNamespace(dataclass=slow_dataclass)
+    )
+
+    @lazy_dataclass.dataclass(frozen=True)
+    class Pair:
+        a: int
+        b: int = 2
+
+    made: list[object] = []
+    first = threading.Thread(target=lambda: made.append(Pair(1)))
+    first.start()
+    assert building.wait(5)
+    second = Pair(3, b=4)  # while `first` is inside the decorator
+    first.join()
+    assert made == [Pair(1, 2)] and second == Pair(3, 4) and second.b == 4
