@@ -26,7 +26,6 @@ from .._core.contract import (
     contract_base,
     declared_subtypes,
     is_contract,
-    iter_message_types,
     proto_contract,
     resolve,
     with_level,
@@ -34,6 +33,7 @@ from .._core.contract import (
 from .._core.convert import add_surrogate, surrogate_for
 from .._core.errors import ContractError, DecodeError, EncodeError
 from .._core.fields import field
+from .._core.types import Kind
 from .._core.wire import encode_varint, prefix_table
 from .._native import choose as _choose_backend
 from .._native.plan import NativeBackend
@@ -60,6 +60,7 @@ T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
 
 _TYPE = type  # serialize() has a parameter named type
+_MESSAGE = Kind.MESSAGE
 
 _ENCODE_FAILURES = (
     TypeError, AttributeError, ValueError, OverflowError, struct.error, RecursionError
@@ -377,7 +378,14 @@ class CodecModel:
                 seen.add(cls)
                 codec = self._codec(cls)
                 self._install(codec)
-                pending.extend(iter_message_types(codec.info))
+                # iter_message_types, without a property call per field
+                pending.extend(
+                    [
+                        f.value.py_type
+                        for f in codec.info.fields
+                        if f.value.kind is _MESSAGE and f.value.py_type
+                    ]
+                )
                 pending.extend(sub for _, sub in self._children_of(cls))
                 link = self._parent_of(cls)
                 if link is not None:
