@@ -288,7 +288,11 @@ def _is_data_descriptor(kind: type) -> bool:
     """Whether instances of ``kind`` are data descriptors (what ``tp_descr_set`` says: a
     ``__set__`` or ``__delete__`` in its MRO), found without raising AttributeError as
     ``hasattr`` does for each plain default."""
-    return any("__set__" in vars(k) or "__delete__" in vars(k) for k in kind.__mro__)
+    for k in kind.__mro__:
+        namespace = vars(k)
+        if "__set__" in namespace or "__delete__" in namespace:
+            return True
+    return False
 
 
 class NativeBackend:
@@ -590,6 +594,14 @@ class NativeBackend:
         elif label is _MAP:
             init_mode, init_value, absent_mode, absent_value = INIT_DICT, None, ABSENT_NONE, None
             container = None
+        elif kind is not _MESSAGE and not f.required:  # a scalar: _initial's last cases
+            container = None
+            if f.default_factory is not None:
+                init_mode, init_value = INIT_NULL, None
+                absent_mode, absent_value = ABSENT_FACTORY, f.default_factory
+            else:
+                init_mode, absent_mode, absent_value = INIT_VALUE, ABSENT_NONE, None
+                init_value = None if f.default is MISSING else f.default
         else:
             init_mode, init_value, absent_mode, absent_value = _initial(f)
             container = None
@@ -815,19 +827,20 @@ def _ctor_spec(
     npositional = 0
     # the names the object takes (all of index's when fields are every slot, as for a
     # flat contract: the names are unique and each field is a slot)
-    mine: Any = index if len(index) == len(fields) else {f.name for f in fields}
+    every = len(index) == len(fields)
+    mine: set[str] = set() if every else {f.name for f in fields}
     for attr, init_name, kw_only in info.init_params:
-        found = index.get(attr) if attr in mine else None
-        if found is None or kw_only:
+        found = index.get(attr) if every or attr in mine else None
+        if found is None:  # not a field of the object: what follows goes by keyword
             positional = False
-        if found is None:
             continue
         call.append(found)
-        if positional:
+        if positional and not kw_only:
             npositional += 1
         else:
+            positional = False
             kwnames.append(init_name)
-    late = tuple(index[f.name] for f in fields if f.init_name is None)
+    late = tuple([index[f.name] for f in fields if f.init_name is None])
     return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
 
 
