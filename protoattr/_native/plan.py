@@ -309,9 +309,10 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
-        #: contracts _value found supported and is planning now: installed() need not
-        #: ask unsupported() again when planning one comes back through the model
-        self._vetted: set[type] = set()
+        #: contracts _value found supported and is planning now, with their levels:
+        #: installed() need not find either again when planning one comes back through
+        #: the model
+        self._vetted: dict[type, list[type]] = {}
         #: the defaults _vet converted for fields about to be planned (see _vet), kept
         #: while an install runs (``_installing`` deep: a plan plans what it nests)
         self._cmps: dict[int, Any] = {}
@@ -374,8 +375,9 @@ class NativeBackend:
         cls = codec.cls
         self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
-        levels = levels_of(self.model, cls)
-        if cls not in self._vetted:
+        levels = self._vetted.get(cls)
+        if levels is None:
+            levels = levels_of(self.model, cls)
             reason = _vet(self.model, codec.info, levels, self._cmps)
             if reason is not None:
                 self.reasons[cls] = reason
@@ -668,11 +670,11 @@ class NativeBackend:
             model = self.model
             levels = levels_of(model, target)
             if _vet(model, model.info(target), levels, self._cmps) is None:
-                self._vetted.add(target)
+                self._vetted[target] = levels
                 try:
                     sub, native = self._plan(target, levels), True
                 finally:
-                    self._vetted.discard(target)
+                    del self._vetted[target]
             else:
                 sub, native = model._codec(target), False  # called back: looked up per call
         kind = GROUP_KIND if group else KINDS[vt.kind]
