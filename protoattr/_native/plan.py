@@ -101,6 +101,11 @@ _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
 # __getattr__ hook, and Label's hash is a Python call; the planner compares by identity.
 _MESSAGE, _ENUM = Kind.MESSAGE, Kind.ENUM
 _BOOL, _STRING, _BYTES = Kind.BOOL, Kind.STRING, Kind.BYTES
+#: the kinds whose default is compared as the int it is (_default_cmp's last case)
+_INTEGERS = frozenset(
+    {Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
+     Kind.FIXED32, Kind.FIXED64, Kind.SFIXED32, Kind.SFIXED64}
+)  # fmt: skip
 _SINGULAR, _OPTIONAL, _REPEATED, _MAP = Label.SINGULAR, Label.OPTIONAL, Label.REPEATED, Label.MAP
 #: kinds whose singular field is written when present, not compared with a default
 _PRESENCE_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
@@ -232,6 +237,8 @@ def _default_cmp(f: FieldInfo) -> Any:
         except Exception as exc:  # the Python codec meets the same error on every encode
             raise _Unusual(f"default {default!r} does not convert ({exc})") from None
     kind = vt.kind
+    if type(default) is int and kind in _INTEGERS:  # the most common: compared as it is
+        return default
     if kind is _STRING:
         if type(default) is not str:
             raise _Unusual(f"default {default!r} of a string")
@@ -607,11 +614,12 @@ class NativeBackend:
         else:
             init_mode, init_value, absent_mode, absent_value = _initial(f)
             container = None
+        group = f.group
         known = self._values.get(id(vt))  # _value's cache, without its call
-        if known is not None and known[0] is vt and not f.group:
+        if known is not None and known[0] is vt and not group:
             value = known[1]
         else:
-            value = self._value(vt, f.group)
+            value = self._value(vt, group)
         if (
             kind in _TIME_HELPERS
             and (label is _SINGULAR or label is _OPTIONAL)
@@ -622,14 +630,15 @@ class NativeBackend:
             # which the field starts from, is that zero too
             value = (*value[:8], f.default, *value[9:])
         number = f.tag
-        wire_type = 3 if f.group else _WIRE_TYPES[kind]
+        wire_type = 3 if group else _WIRE_TYPES[kind]
+        key = f.key
         return (
             f.name,
             number,
             label_number,
             f.packed,
             value,
-            self._value(f.key) if f.key is not None else None,
+            None if key is None else self._value(key),
             _TAGS.get(number << 3 | wire_type) or _tag(number, wire_type),
             _TAGS.get(number << 3 | 2) or _tag(number, 2),
             enc_mode,
