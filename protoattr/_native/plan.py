@@ -109,7 +109,7 @@ _INTEGERS = frozenset(
 _SINGULAR, _OPTIONAL, _REPEATED, _MAP = Label.SINGULAR, Label.OPTIONAL, Label.REPEATED, Label.MAP
 #: kinds whose singular field is written when present, not compared with a default
 _PRESENCE_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
-#: (field number << 3 | wire type) -> its tag bytes: fields of every contract share them
+#: (field number << 3 | wire type) -> its tag bytes, for fields 16 and up (see _ONE_BYTE)
 _TAGS: dict[int, bytes] = {}
 #: types whose instances are never data descriptors (builtins: no attribute can be added)
 _PLAIN_TYPES = frozenset({int, str, bytes, float, bool, complex, tuple, frozenset, type(None)})
@@ -150,11 +150,12 @@ def _tag(number: int, wire_type: int) -> bytes:
     key = number << 3 | wire_type
     found = _TAGS.get(key)
     if found is None:
-        found = _TAGS[key] = _ONE_BYTE[key] if key < 128 else tag_bytes(number, wire_type)
+        found = _TAGS[key] = tag_bytes(number, wire_type)
     return found
 
 
-_ONE_BYTE = [bytes((key,)) for key in range(128)]  # the tags of fields 1 to 15
+#: the tags of fields 1 to 15 (one byte each), by ``number << 3 | wire type``
+_ONE_BYTE = [bytes((key,)) for key in range(128)]
 
 
 def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
@@ -639,8 +640,8 @@ class NativeBackend:
             f.packed,
             value,
             None if key is None else self._value(key),
-            _TAGS.get(number << 3 | wire_type) or _tag(number, wire_type),
-            _TAGS.get(number << 3 | 2) or _tag(number, 2),
+            _ONE_BYTE[number << 3 | wire_type] if number < 16 else _tag(number, wire_type),
+            _ONE_BYTE[number << 3 | 2] if number < 16 else _tag(number, 2),
             enc_mode,
             cmp,
             init_mode,
