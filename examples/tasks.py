@@ -22,9 +22,11 @@ import dataclasses
 import json
 import pickle
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from enum import IntEnum
+from typing import Any
 
 import protoattr as pa
 from protoattr import field, proto_contract
@@ -72,13 +74,12 @@ def json_loads(data: bytes) -> list[Task]:
     ]
 
 
-def per_call_us(fn: object, arg: object, rounds: int) -> float:
-    call = fn  # type: ignore[assignment]
+def per_call_us(fn: Callable[[Any], object], arg: object, rounds: int) -> float:
     best = float("inf")
     for _ in range(5):
         start = time.perf_counter()
         for _ in range(rounds):
-            call(arg)  # type: ignore[operator]
+            fn(arg)
         best = min(best, time.perf_counter() - start)
     return best / rounds * 1e6
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 LAZY = (
     "attrs",
     "attr",
@@ -87,3 +89,81 @@ def test_plain_fields_share_their_options_and_others_keep_theirs() -> None:
     assert member(pa.field(3, metadata={"k": 1})) is member(pa.field(3))
     assert pa.field(3, metadata={"k": 1}).metadata["k"] == 1
     assert member(pa.field(True)) is not member(pa.field(1))  # a bool is no tag: refused later
+
+
+#: the contract layer's dataclasses, made dataclasses when their first instance is
+#: (``protoattr._core.lazy_dataclass``): about a millisecond each of ``import protoattr``
+LAZY_DATACLASSES = (
+    "protoattr._core.fields.ProtoMember",
+    "protoattr._core.contract.ValueType",
+    "protoattr._core.contract.FieldInfo",
+    "protoattr._core.contract.ContractOptions",
+    "protoattr._core.contract.ContractInfo",
+)
+
+
+def _built_after(code: str) -> dict[str, bool]:
+    script = (
+        "import importlib, protoattr\nfrom protoattr._core.lazy_dataclass import built\n"
+        f"{code}\n"
+        f"for name in {LAZY_DATACLASSES!r}:\n"
+        "    module, _, cls = name.rpartition('.')\n"
+        "    print(name, built(getattr(importlib.import_module(module), cls)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    return {name: flag == "True" for name, flag in (line.split() for line in out.splitlines())}
+
+
+def test_import_protoattr_builds_none_of_the_contract_dataclasses() -> None:
+    assert not any(_built_after("").values())
+    declared = _built_after(
+        "import dataclasses, protoattr as pa\n"
+        "@pa.proto_contract\n@dataclasses.dataclass\nclass P:\n    x: int = pa.field(1)\n"
+        "assert pa.deserialize(P, pa.serialize(P(5))) == P(5)"
+    )
+    assert all(declared.values()), declared
+
+
+def test_a_lazy_dataclass_behaves_as_the_decorator_makes_it() -> None:
+    import dataclasses
+    import threading
+
+    from protoattr._core.lazy_dataclass import built, dataclass
+
+    @dataclass(frozen=True)
+    class Point:
+        """A point."""
+
+        x: int
+        y: int = 0
+        tags: tuple[str, ...] = dataclasses.field(default=())
+
+    @dataclasses.dataclass(frozen=True)
+    class Eager:
+        """A point."""
+
+        x: int
+        y: int = 0
+        tags: tuple[str, ...] = dataclasses.field(default=())
+
+    assert not built(Point) and not dataclasses.is_dataclass(Point)
+    made: list[Point] = []
+    threads = [threading.Thread(target=lambda: made.append(Point(1, y=2))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert built(Point) and dataclasses.is_dataclass(Point)
+    p = Point(1, 2)
+    assert made == [p] * 4 and p == Point(1, 2) and p != Point(2, 2)
+    assert repr(p) == repr(Eager(1, 2)).replace("Eager", "Point")
+    assert hash(p) == hash(Point(1, 2))
+    assert dataclasses.replace(p, y=5) == Point(1, 5)
+    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "tags"]
+    assert Point.__doc__ == "A point." and Point.__match_args__ == ("x", "y", "tags")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.x = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the native decoder under ASan+UBSan: bash fuzz/native/run.sh [RUNS] [TARGET...]
-# RUNS inputs per target (default 1000000); targets default to all (scalars proto2 recursive list groups hierarchy converted bcl json json_more).
+# RUNS inputs per target (default 1000000); targets default to all (scalars proto2 recursive list groups hierarchy converted bcl json json_more merged).
 #
 # With clang (and its libFuzzer runtime, Debian's libclang-rt-NN-dev) the engine is built
 # with -fsanitize=address,undefined,fuzzer-no-link, so libFuzzer sees the C engine's edge
@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 runs="${1:-1000000}"
 shift || true
 targets=("$@")
-[ $# -eq 0 ] && targets=(scalars proto2 recursive list groups hierarchy converted bcl json json_more)
+[ $# -eq 0 ] && targets=(scalars proto2 recursive list groups hierarchy converted bcl json json_more merged)
 python="${PYTHON:-python}"
 
 build="${FUZZ_BUILD:-$here/.build}"

@@ -20,7 +20,11 @@
 ``json``       ``Scalars`` read from canonical JSON text (json_read.c), with and
                without ``ignore_unknown_fields``;
 ``json_more``  wrappers, a required field, a closed enum, a tuple, a recursive
-               message and maps of them, in JSON.
+               message and maps of them, in JSON;
+``merged``     singular message fields of classes that cannot merge in place
+               (frozen, ``__post_init__``, tuple fields, a required field), each
+               seen many times and nested in each other and in a plain holder (the
+               merges that wait for their holder's build: hier.c's Merged).
 """
 
 from __future__ import annotations
@@ -251,6 +255,43 @@ class JsonMore:
     levels: dict[bool, Level] = field(14, default_factory=dict)
 
 
+@proto_contract
+@dataclass(frozen=True)
+class Frozen:
+    n: pa.int32 = field(1, default=0)
+    tags: list[str] = field(2, default_factory=list)
+    inner: Inner = field(3, default_factory=Inner)
+    more: Frozen | None = field(4, default=None)
+
+
+@proto_contract
+@dataclass
+class Posted:
+    key: str = field(1, required=True)
+    nums: tuple[pa.sint32, ...] = field(2, default=())
+    frozen: Frozen | None = field(3, default=None)
+
+    def __post_init__(self) -> None:
+        self.key = self.key.strip()
+
+
+@proto_contract
+@dataclass
+class Plain:
+    frozen: Frozen = field(1)
+    posted: Posted | None = field(2, default=None)
+    label: str = field(3, default="")
+
+
+@proto_contract
+@dataclass
+class Merges:
+    plain: Plain = field(1)
+    posted: Posted | None = field(2, default=None, oneof="pick")
+    frozen: Frozen | None = field(3, default=None, oneof="pick")
+    plains: list[Plain] = field(4, default_factory=list)
+
+
 TARGETS: dict[str, Any] = {
     "scalars": Scalars,
     "proto2": Proto2,
@@ -262,6 +303,7 @@ TARGETS: dict[str, Any] = {
     "bcl": Bcl,
     "json": Scalars,  # from_json: the C reader (json_read.c) against the Python reference
     "json_more": JsonMore,  # wrappers, proto2 rules, tuples, recursion, in JSON
+    "merged": Merges,  # merges into classes that cannot merge in place
 }
 #: the targets whose inputs are JSON texts (harness.py checks them with from_json)
 JSON_TARGETS = frozenset({"json", "json_more"})
@@ -417,6 +459,24 @@ def _binary_seeds() -> dict[str, list[bytes]]:
             py.serialize(Bcl(datetime.min)),
             b"\x0a\x06\x08\x02\x10\x05\x20\x07",  # a tick, and an unknown field
             b"\x22\x04\x08\x01\x18\x3a\x2a\x02\x20\x07",  # scale 29; a Guid's unknown field
+        ],
+        "merged": [
+            py.serialize(
+                Merges(
+                    Plain(Frozen(1, ["a"], Inner("i", 1), Frozen(2)), Posted("k ", (1, -2))),
+                    frozen=Frozen(3, ["b"]),
+                    plains=[Plain(Frozen(4), label="p")],
+                )
+            )
+            + py.serialize(
+                Merges(
+                    Plain(Frozen(5, ["c"], more=Frozen(tags=["d"])), Posted("j", (3,), Frozen())),
+                    posted=Posted("q", frozen=Frozen(6)),
+                )
+            ),
+            py.serialize(Merges(Plain(Frozen(tags=["x"])), frozen=Frozen(more=Frozen(1)))) * 3
+            + b"\x0a\x03\xfa\x01\x00",  # and an unknown field in plain
+            py.serialize(Merges(Plain(Frozen()), posted=Posted("a", (1,)))) * 2,
         ],
         "converted": [
             py.serialize(

@@ -14,13 +14,14 @@ import datetime
 import enum
 import functools
 import inspect
+import operator
 import sys
 import threading
 import types
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, Union
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from . import bcl as _bcl
 from . import convert as _convert
@@ -30,6 +31,11 @@ from .errors import ContractError
 from .fields import IGNORE, METADATA_KEY, ProtoMember
 from .types import BCL_KINDS, INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
+
+if TYPE_CHECKING:  # checkers see the decorator itself
+    from dataclasses import dataclass as _lazy_dataclass
+else:  # made a dataclass when the first instance is (see lazy_dataclass)
+    from .lazy_dataclass import dataclass as _lazy_dataclass
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
 
@@ -56,7 +62,23 @@ class Label(enum.Enum):
     MAP = "map"
 
 
-@dataclasses.dataclass(frozen=True)
+#: Label's and Kind's members as module globals, for the declaration path: on Python 3.11
+#: every attribute read on an Enum class goes through ``EnumType.__getattr__`` (about a
+#: thousand instructions; gone in 3.12), and a field read them a dozen times
+_MAP = Label.MAP
+_REPEATED = Label.REPEATED
+_BCL_DECIMAL = Kind.BCL_DECIMAL
+_BCL_GUID = Kind.BCL_GUID
+_BOOL = Kind.BOOL
+_DOUBLE = Kind.DOUBLE
+_ENUM = Kind.ENUM
+_FLOAT = Kind.FLOAT
+_MESSAGE = Kind.MESSAGE
+_OPTIONAL = Label.OPTIONAL
+_SINGULAR = Label.SINGULAR
+
+
+@_lazy_dataclass(frozen=True)
 class ValueType:
     """The type of one value on the wire (a field's element type for repeated/map)."""
 
@@ -73,7 +95,7 @@ class ValueType:
 
     @property
     def is_message(self) -> bool:
-        return self.kind is Kind.MESSAGE
+        return self.kind is _MESSAGE
 
     def describe(self) -> str:
         if self.domain is not None:
@@ -83,7 +105,7 @@ class ValueType:
         return self.kind.value
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class FieldInfo:
     """One protobuf field of a contract, fully resolved."""
 
@@ -110,7 +132,7 @@ class FieldInfo:
         return f"{self.owner}.{self.name}"
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class ContractOptions:
     """What ``@proto_contract(...)`` was given."""
 
@@ -132,7 +154,7 @@ class ContractOptions:
     include_date_time_kind: bool | None = None
 
 
-@dataclasses.dataclass
+@_lazy_dataclass()
 class ContractInfo:
     """A contract class, resolved: its own fields in tag order and how to build it."""
 
@@ -188,7 +210,7 @@ def _is_attrs(cls: object) -> bool:
     return isinstance(cls, type) and getattr(cls, "__attrs_attrs__", None) is not None
 
 
-def _marker(metadata: list[Any]) -> ValueMarker | None:
+def _marker(metadata: Sequence[Any]) -> ValueMarker | None:
     found = [m for m in metadata if isinstance(m, ValueMarker)]
     return found[-1] if found else None
 
@@ -313,17 +335,17 @@ def proto_contract(
         frame = sys._getframe(_frames)
         if frame.f_code.co_name != "<module>":
             _LOCALS[c] = dict(frame.f_locals)
-        with _LOCK:
-            _DECLARED[c] = _inherit_bcl_options(c, options)
+        with _LOCK:  # declared and resolved at once (what resolve(c) would do, without
+            # looking for an info that cannot be there yet)
+            declared = _DECLARED[c] = _inherit_bcl_options(c, options)
             _RESOLVED.pop(c, None)
-        try:
-            resolve(c)
-        except _Unresolved:
-            pass  # a forward reference: resolved when the codec is first compiled
-        except ContractError:
-            with _LOCK:
+            try:
+                _RESOLVED[c] = _build_info(c, declared, final=False)
+            except _Unresolved:
+                pass  # a forward reference: resolved when the codec is first compiled
+            except ContractError:
                 del _DECLARED[c]
-            raise
+                raise
         try:
             _names.claim(c, options)
         except ContractError:
@@ -412,6 +434,10 @@ def resolve(cls: type, *, final: bool = False) -> ContractInfo:
 
 
 def _type_hints(cls: type, final: bool) -> dict[str, Any]:
+    if _PLAIN_HINTS:
+        hints = _plain_hints(cls)
+        if hints is not None:
+            return hints
     module = sys.modules.get(cls.__module__)
     # the module's own namespace, not a copy (evaluating names only reads it): copying a
     # module of 200 contracts for each of them was a tenth of declaring them
@@ -440,6 +466,58 @@ def _type_hints(cls: type, final: bool) -> dict[str, Any]:
 #: ``get_type_hints`` evaluates quoted names inside builtin generics (``list["Node"]``)
 #: itself from Python 3.11 on, so its hints need no :func:`_eval_strings` pass there
 _HINTS_EVALUATE_NESTED_STRINGS = sys.version_info >= (3, 11)
+
+#: Python 3.11 to 3.13: a class's own annotations are ``__dict__["__annotations__"]``, and
+#: ``get_type_hints`` changes nothing in them but their forward references (3.14 defers
+#: annotations; 3.10 leaves quoted names in builtin generics to :func:`_eval_strings`)
+_PLAIN_HINTS = (3, 11) <= sys.version_info < (3, 14)
+#: the annotation objects whose arguments ``get_type_hints`` evaluates
+_EVALUATED_ALIASES: tuple[type, ...] = (
+    type(typing.List[int]),  # noqa: UP006 (typing's own generic alias class)
+    types.GenericAlias,
+    types.UnionType,
+)
+
+
+def _plain_hints(cls: type) -> dict[str, Any] | None:
+    """``typing.get_type_hints(cls, include_extras=True)`` when no annotation of ``cls`` or
+    its bases holds a forward reference (a string anywhere in it), else ``None``.
+
+    Without one, ``get_type_hints`` returns every annotation unchanged (``None`` as
+    ``NoneType``, a builtin generic rebuilt equal) and cannot fail, so the annotations
+    themselves are its answer: asking it was a fifth of declaring a contract.
+    """
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        # read as get_type_hints reads it (inspect.get_annotations would copy the dict)
+        annotations = base.__dict__.get("__annotations__")  # noqa: RUF063
+        if not annotations:
+            continue
+        if type(annotations) is not dict:
+            return None
+        for name, value in annotations.items():
+            if value is None:
+                value = type(None)
+            elif type(value) not in _CLASS_TYPES and _has_forward_ref(value):
+                return None
+            hints[name] = value
+    return hints
+
+
+def _has_forward_ref(annotation: Any) -> bool:
+    """Whether ``get_type_hints`` would evaluate something in ``annotation`` (a string, a
+    ``ForwardRef``; a string inside ``Literal[...]`` too: answering yes is only slower)."""
+    kind = type(annotation)
+    if kind in _CLASS_TYPES:
+        return False
+    if kind is str or kind is typing.ForwardRef:
+        return True
+    if isinstance(annotation, _EVALUATED_ALIASES):
+        args: tuple[Any, ...] = typing.cast(Any, annotation).__args__
+        for a in args:
+            if type(a) not in _CLASS_TYPES and _has_forward_ref(a):
+                return True
+    return False
 
 
 def _evaluated_annotations(cls: type, localns: dict[str, Any]) -> dict[str, Any]:
@@ -481,17 +559,37 @@ def _eval_strings(hint: Any, globalns: dict[str, Any], localns: dict[str, Any]) 
     return hint
 
 
-@dataclasses.dataclass
 class _Declared:
-    """One attribute as the class declares it, before protobuf reading."""
+    """One attribute as the class declares it, before protobuf reading (a plain class
+    with slots: one is built per attribute, and a dataclass instance costs more)."""
 
-    name: str
-    annotation: Any
-    member: ProtoMember | None
-    default: Any
-    default_factory: Callable[[], Any] | None
-    init_name: str | None
-    kw_only: bool = False
+    __slots__ = (
+        "annotation",
+        "default",
+        "default_factory",
+        "init_name",
+        "kw_only",
+        "member",
+        "name",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        annotation: Any,
+        member: ProtoMember | None,
+        default: Any,
+        default_factory: Callable[[], Any] | None,
+        init_name: str | None,
+        kw_only: bool = False,
+    ) -> None:
+        self.name = name
+        self.annotation = annotation
+        self.member = member
+        self.default = default
+        self.default_factory = default_factory
+        self.init_name = init_name
+        self.kw_only = kw_only
 
 
 def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declared], str, bool]:
@@ -500,17 +598,20 @@ def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declar
     if dataclasses.is_dataclass(cls):
         params = getattr(cls, "__dataclass_params__", None)
         frozen = bool(getattr(params, "frozen", False))
+        missing: Any = dataclasses.MISSING  # (read once: a module attribute)
         for f in dataclasses.fields(cls):
-            factory = None if f.default_factory is dataclasses.MISSING else f.default_factory
+            name = f.name
+            made: Any = f.default_factory
+            default = f.default
             found.append(
                 _Declared(
-                    f.name,
-                    hints.get(f.name, f.type),
+                    name,
+                    hints.get(name, f.type),
                     f.metadata.get(METADATA_KEY),
-                    MISSING if f.default is dataclasses.MISSING else f.default,
-                    factory,
-                    f.name if f.init else None,
-                    bool(getattr(f, "kw_only", False)),
+                    MISSING if default is missing else default,
+                    None if made is missing else made,
+                    name if f.init else None,
+                    f.kw_only is True,  # (MISSING when the class says nothing: False)
                 )
             )
         return found, "init", frozen
@@ -665,24 +766,32 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     declared, construct, frozen = _declared_attributes(cls, hints)
     inherited = _inherited_names(cls) if options.subtype_tag is not None else set()
     fields: list[FieldInfo] = []
-    pending: list[tuple[_Declared, ProtoMember]] = []
+    # (attribute, its member, its annotation's type and other markers): the annotation is
+    # split once here and read from these parts, never rebuilt or split again
+    pending: list[tuple[_Declared, ProtoMember, Any, tuple[Any, ...]]] = []
     untagged: list[str] = []
     for d in declared:
-        if d.name in inherited:
+        if inherited and d.name in inherited:
             continue  # a base contract's field: travels in the base's message
-        _, metadata = _split_annotated(d.annotation)
-        members = [m for m in metadata if isinstance(m, ProtoMember)]
-        if d.member is not None:
-            members.append(d.member)
-        if len(members) > 1:
-            raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
-        mem = members[0] if members else None
-        ignored = bool(metadata) and any(m is IGNORE for m in metadata)
+        annotation = d.annotation
+        if isinstance(annotation, _ANNOTATED_ALIAS):
+            stripped, metadata = _split_annotated(annotation)
+            members = [m for m in metadata if isinstance(m, ProtoMember)]
+            markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
+            ignored = any(m is IGNORE for m in metadata)
+            if d.member is not None:
+                members.append(d.member)
+            if len(members) > 1:
+                raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
+            mem = members[0] if members else None
+        else:  # a plain annotation (a field() gives the member): nothing to take apart
+            stripped, markers, ignored, mem = annotation, (), False, d.member
         if ignored and mem is not None:
             raise ContractError(f"{qual}.{d.name}: pa.Ignored and a tag contradict each other")
-        if mem is not None and mem.tag is not None and not _is_tag_number(mem.tag):
+        tag = None if mem is None else mem.tag
+        if tag is not None and type(tag) is not int and not _is_tag_number(tag):
             raise ContractError(
-                f"{qual}.{d.name}: the tag must be an int field number, not {mem.tag!r}"
+                f"{qual}.{d.name}: the tag must be an int field number, not {tag!r}"
             )
         if mem is None:
             if ignored:
@@ -703,7 +812,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                 if construct != "init" or d.init_name is not None:
                     untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
-        pending.append((d, mem))
+        pending.append((d, mem, stripped, markers))
     if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
@@ -718,23 +827,27 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
             "if it is not part of the message"
         )
 
-    used = {m.tag for _, m in pending if m.tag is not None}
+    used = {p[1].tag for p in pending if p[1].tag is not None}
     next_tag = 1
-    for d, mem in pending:
+    for d, mem, stripped, markers in pending:
         tag = mem.tag
         if tag is None:
             while next_tag in used or 19000 <= next_tag <= 19999:
                 next_tag += 1
             tag = next_tag
             used.add(tag)
-        fields.append(_field_info(cls, d, mem, tag, options))
+        fields.append(_field_info(qual, d, mem, tag, options, stripped, markers))
 
     _check_tags(qual, fields, options)
-    _check_oneof_defaults(qual, fields, {d.name: d for d, _ in pending})
-    fields.sort(key=lambda f: f.tag)
+    if any(f.oneof is not None for f in fields):
+        _check_oneof_defaults(qual, fields, {p[0].name: p[0] for p in pending})
+    fields.sort(key=_TAG)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
     validated = _pydantic_base(cls) is not None
     return ContractInfo(cls, options, fields, construct, frozen, init_params, validated)
+
+
+_TAG = operator.attrgetter("tag")
 
 
 def _inherited_names(cls: type) -> set[str]:
@@ -868,72 +981,90 @@ _MAP_ORIGINS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
 
 
 def _field_info(
-    cls: type, d: _Declared, mem: ProtoMember, tag: int, options: ContractOptions
+    qual: str,
+    d: _Declared,
+    mem: ProtoMember,
+    tag: int,
+    options: ContractOptions,
+    stripped: Any,
+    markers: tuple[Any, ...],
 ) -> FieldInfo:
-    where = f"{cls.__qualname__}.{d.name}"
-    annotation = d.annotation
-    stripped, metadata = _split_annotated(annotation)
-    markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
-    if len(markers) != len(metadata):  # the member() taken out: the type and its markers
-        params = (stripped, *markers)
-        annotation = typing.Annotated[params] if markers else stripped
-    label = Label.SINGULAR
+    """One field, from its annotation's parts (``stripped`` and the ``markers`` beside the
+    member) to the finished :class:`FieldInfo`, in one pass: every check on the way, the
+    default computed before the info is built, nothing built only to be taken apart."""
+    where = f"{qual}.{d.name}"
+    label = _SINGULAR
     optional = False
-    if typing.get_origin(annotation) in _UNION_TYPES:
-        members = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(members) != 1 or len(typing.get_args(annotation)) != 2:
+    bare: Any
+    bare_metadata: Sequence[Any]
+    if markers:  # Annotated[T, ...] is never a union itself (Optional goes inside)
+        bare, bare_metadata = stripped, markers
+    elif type(stripped) not in _CLASS_TYPES and typing.get_origin(stripped) in _UNION_TYPES:
+        union_args = typing.get_args(stripped)
+        members = [a for a in union_args if a is not type(None)]
+        if len(members) != 1 or len(union_args) != 2:
             raise ContractError(f"{where}: unions other than Optional[T] are not supported")
         optional = True
-        annotation = members[0]
-        label = Label.OPTIONAL
-    bare, bare_metadata = _split_annotated(annotation)
-    origin = typing.get_origin(bare)
+        label = _OPTIONAL
+        bare, bare_metadata = _split_annotated(members[0])
+    else:
+        bare, bare_metadata = stripped, ()
+    origin = None if type(bare) in _CLASS_TYPES else typing.get_origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
-    marker = _marker(bare_metadata)
-    if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
-        from .wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
-
-        marker = STRUCT_MARKER
-    if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
-        value = marker.value_type()
-        if marker.nullable:  # Optional[...] already: None is absent
-            label = Label.OPTIONAL
-            optional = True
-    elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
-        args = typing.get_args(bare)
-        if origin is tuple:
-            if len(args) != 2 or args[1] is not Ellipsis:
-                raise ContractError(f"{where}: only tuple[T, ...] is supported, not {bare!r}")
-            container = tuple
-        elif origin in (set, frozenset, collections.abc.Set):
-            container = frozenset if origin is frozenset else set
-            if len(args) != 1:
-                raise ContractError(f"{where}: {bare!r} needs an element type")
-        elif len(args) != 1:
-            raise ContractError(f"{where}: {bare!r} needs an element type")
-        value = _value_type(where, args[0])
-        label = Label.REPEATED
-    elif origin in _MAP_ORIGINS:
-        args = typing.get_args(bare)
-        if len(args) != 2:
-            raise ContractError(f"{where}: {bare!r} needs key and value types")
-        key = _value_type(where, args[0])
-        if key.kind not in MAP_KEY_KINDS:
-            raise ContractError(
-                f"{where}: map keys must be integers, bool or str, not {key.describe()}"
-            )
-        value = _value_type(where, args[1])
-        label = Label.MAP
-    elif bare in (list, tuple, dict, set, frozenset):
-        raise ContractError(f"{where}: {bare.__name__} needs its element types, e.g. list[int]")
+    marker = _marker(bare_metadata) if bare_metadata else None
+    if origin is None:  # not generic (most fields): a scalar, an enum or a contract
+        if marker is not None:  # a well-known type: pa.Timestamp, pa.wrappers.Int32Value...
+            value = marker.value_type()
+            if marker.nullable:  # Optional[...] already: None is absent
+                label = _OPTIONAL
+                optional = True
+        elif bare in (list, tuple, dict, set, frozenset):
+            raise ContractError(f"{where}: {bare.__name__} needs its element types, e.g. list[int]")
+        else:
+            value = _value_of(where, bare, bare_metadata)
     else:
-        value = _value_type(where, annotation)
+        if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
+            from .wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
 
-    if optional and label in (Label.REPEATED, Label.MAP):
-        kind = "repeated" if label is Label.REPEATED else "map"
-        factory = "list" if label is Label.REPEATED else "dict"
+            marker = STRUCT_MARKER
+        if marker is not None:  # a well-known type: pa.Struct, pa.wrappers.Int32Value...
+            value = marker.value_type()
+            if marker.nullable:  # Optional[...] already: None is absent
+                label = _OPTIONAL
+                optional = True
+        elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
+            args = typing.get_args(bare)
+            if origin is tuple:
+                if len(args) != 2 or args[1] is not Ellipsis:
+                    raise ContractError(f"{where}: only tuple[T, ...] is supported, not {bare!r}")
+                container = tuple
+            elif origin in (set, frozenset, collections.abc.Set):
+                container = frozenset if origin is frozenset else set
+                if len(args) != 1:
+                    raise ContractError(f"{where}: {bare!r} needs an element type")
+            elif len(args) != 1:
+                raise ContractError(f"{where}: {bare!r} needs an element type")
+            value = _value_type(where, args[0])
+            label = _REPEATED
+        elif origin in _MAP_ORIGINS:
+            args = typing.get_args(bare)
+            if len(args) != 2:
+                raise ContractError(f"{where}: {bare!r} needs key and value types")
+            key = _value_type(where, args[0])
+            if key.kind not in MAP_KEY_KINDS:
+                raise ContractError(
+                    f"{where}: map keys must be integers, bool or str, not {key.describe()}"
+                )
+            value = _value_type(where, args[1])
+            label = _MAP
+        else:
+            value = _value_of(where, bare, bare_metadata)
+
+    if optional and label in (_REPEATED, _MAP):
+        kind = "repeated" if label is _REPEATED else "map"
+        factory = "list" if label is _REPEATED else "dict"
         raise ContractError(
             f"{where}: a {kind} field cannot be Optional: protobuf has no presence for it (None "
             f"and empty would be the same bytes); declare it without Optional, with "
@@ -944,15 +1075,15 @@ def _field_info(
             value, options.compatibility_level or 300, bool(options.include_date_time_kind)
         )
     if mem.oneof is not None:
-        if label in (Label.REPEATED, Label.MAP):
+        if label in (_REPEATED, _MAP):
             raise ContractError(f"{where}: a repeated or map field cannot be in a oneof")
         if not optional:
             raise ContractError(
                 f"{where}: a member of oneof {mem.oneof!r} must be Optional[...] = None, "
                 "so that it is None while another member is set"
             )
-        label = Label.OPTIONAL
-    if container in (set, frozenset) and value.is_message:
+        label = _OPTIONAL
+    if container is not list and container is not tuple and value.is_message:  # a set's
         held = value.domain or value.py_type
         if getattr(held, "__hash__", None) is None:
             raise ContractError(
@@ -960,35 +1091,45 @@ def _field_info(
                 "is not (a dataclass needs frozen=True or unsafe_hash=True): use "
                 f"list[{value.describe()}] or make it hashable"
             )
-    if mem.required and (optional or label in (Label.REPEATED, Label.MAP)):
+    if mem.required and (optional or label in (_REPEATED, _MAP)):
         raise ContractError(f"{where}: required=True needs a singular, non-Optional field")
-    if mem.packed and (label is not Label.REPEATED or value.kind not in PACKABLE):
+    if mem.packed and (label is not _REPEATED or value.kind not in PACKABLE):
         raise ContractError(
             f"{where}: packed=True needs a repeated numeric or enum field, not {value.describe()}"
         )
-    if mem.group and value.kind is not Kind.MESSAGE:
+    if mem.group and value.kind is not _MESSAGE:
         raise ContractError(f"{where}: group=True needs a contract class, not {value.describe()}")
-    if mem.group and label is Label.MAP:
+    if mem.group and label is _MAP:
         raise ContractError(f"{where}: map values cannot be groups")
-    packed = label is Label.REPEATED and value.kind in PACKABLE and mem.packed is not False
+    packed = label is _REPEATED and value.kind in PACKABLE and mem.packed is not False
 
-    info = FieldInfo(
-        name=d.name,
-        tag=tag,
-        label=label,
-        value=value,
-        key=key,
-        container=container,
-        packed=packed,
-        required=mem.required,
-        group=mem.group,
-        oneof=mem.oneof,
-        proto_name=mem.name or d.name,
-        init_name=d.init_name,
-        owner=cls.__qualname__,
+    # the defaults (see _defaults), before the info is built: it is built once, complete
+    default, default_factory, wire_default = _defaults(where, d, mem, options, label, value)
+    if label is _REPEATED:
+        default_factory = container
+    return FieldInfo(
+        d.name,
+        tag,
+        label,
+        value,
+        key,
+        container,
+        packed,
+        mem.required,
+        mem.group,
+        mem.oneof,
+        mem.name or d.name,
+        d.init_name,
+        default,
+        default_factory,
+        wire_default,
+        qual,
     )
-    _set_default(info, d, mem, options)
-    return info
+
+
+#: the types of plain classes (``int``, a dataclass, an enum): never generic aliases, so
+#: their ``typing.get_origin`` is ``None`` without asking it
+_CLASS_TYPES = (type, type(enum.Enum))
 
 
 _SIMPLE: dict[Any, Kind] = {
@@ -1003,39 +1144,59 @@ _SIMPLE: dict[Any, Kind] = {
 
 def _value_type(where: str, annotation: Any) -> ValueType:
     bare, metadata = _split_annotated(annotation)
-    marker = _marker(metadata)
-    if marker is not None:
-        return marker.value_type()
-    forms = [m for m in metadata if isinstance(m, _bcl.Form)]
-    if forms:
-        return _bcl_type(where, bare, forms[-1])
-    kinds = [m for m in metadata if isinstance(m, Kind)]
-    if kinds:
-        kind = kinds[-1]
-        expected = float if kind in (Kind.FLOAT, Kind.DOUBLE) else int
-        if bare is not expected:
-            raise ContractError(f"{where}: {kind.value} annotates {expected.__name__}")
-        return _plain_value(kind)
+    return _value_of(where, bare, metadata)
+
+
+def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
+    """The value type of an annotation already split into ``bare`` and its ``metadata``."""
+    # the common cases first, answered as the full way below would: pa.int32 and its kinds,
+    # then the plain scalars and contract classes, unless a surrogate takes them over
+    if metadata:
+        if len(metadata) == 1 and type(metadata[0]) is Kind:
+            only: Kind = metadata[0]
+            if bare is (float if only is _FLOAT or only is _DOUBLE else int):
+                return _plain_value(only)
+    elif type(bare) is type and bare not in _convert._SURROGATES:
+        simple = _SIMPLE.get(bare)
+        if simple is not None:
+            return _plain_value(simple)
+        value = _MESSAGE_VALUES.get(bare)  # holds contract classes only
+        if value is not None and bare in _DECLARED:
+            return value
+    if metadata:  # one pass over it: the last marker, bcl form and kind each
+        marker: ValueMarker | None = None
+        form: _bcl.Form | None = None
+        kind: Kind | None = None
+        for m in metadata:
+            if type(m) is Kind:
+                kind = m
+            elif isinstance(m, ValueMarker):
+                marker = m
+            elif isinstance(m, _bcl.Form):
+                form = m
+        if marker is not None:
+            return marker.value_type()
+        if form is not None:
+            return _bcl_type(where, bare, form)
+        if kind is not None:
+            expected = float if kind in (_FLOAT, _DOUBLE) else int
+            if bare is not expected:
+                raise ContractError(f"{where}: {kind.value} annotates {expected.__name__}")
+            return _plain_value(kind)
     if bare is bool:
-        return _plain_value(Kind.BOOL)
+        return _plain_value(_BOOL)
     converted = _converted_type(where, bare, metadata)
     if converted is not None:
         return converted
-    if isinstance(bare, type) and issubclass(bare, enum.Flag):
-        if not issubclass(bare, int):
-            raise ContractError(f"{where}: flag {bare.__qualname__} must be an IntFlag")
-        # any combination of flags is a valid value: build it by calling the class
-        return ValueType(Kind.ENUM, bare, decode_with=bare, zero=bare(0))
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
-        values = [m.value for m in bare]
-        lo, hi = INT_RANGES[Kind.ENUM]
-        if not all(isinstance(v, int) and lo <= v <= hi for v in values):
-            raise ContractError(f"{where}: enum {bare.__qualname__} needs int32 values")
-        return ValueType(Kind.ENUM, bare, closed=bare in _CLOSED_ENUMS)
+        return _enum_value(where, bare)
     if bare in _SIMPLE:
         return _plain_value(_SIMPLE[bare])
     if isinstance(bare, type) and bare in _DECLARED:
-        return ValueType(Kind.MESSAGE, bare)
+        value = _MESSAGE_VALUES.get(bare)
+        if value is None:
+            value = _MESSAGE_VALUES[bare] = ValueType(_MESSAGE, bare)
+        return value
     if isinstance(bare, type) and (
         dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
     ):
@@ -1044,6 +1205,37 @@ def _value_type(where: str, annotation: Any) -> ValueType:
     if origin is not None and (origin in _SEQUENCE_ORIGINS or origin in _MAP_ORIGINS):
         raise ContractError(f"{where}: nested collections ({bare!r}) are not supported")
     raise ContractError(f"{where}: unsupported annotation {bare!r}")
+
+
+#: the value types of enum classes (open and closed) and of contract classes, built once per
+#: class: they are frozen and depend on nothing but the class (an enum's members are fixed
+#: when it is created; whether it is closed is asked again at every declaration), so every
+#: field of that type shares one; weak, so a class that goes away takes its entries along
+_ENUM_VALUES: weakref.WeakKeyDictionary[type, tuple[ValueType, ValueType]] = (
+    weakref.WeakKeyDictionary()
+)
+_MESSAGE_VALUES: weakref.WeakKeyDictionary[type, ValueType] = weakref.WeakKeyDictionary()
+
+
+def _enum_value(where: str, bare: type[enum.Enum]) -> ValueType:
+    """An enum class's value type (``IntFlag``: any combination of its flags)."""
+    pair = _ENUM_VALUES.get(bare)
+    if pair is None:
+        if issubclass(bare, enum.Flag):
+            if not issubclass(bare, int):
+                raise ContractError(f"{where}: flag {bare.__qualname__} must be an IntFlag")
+            # any combination of flags is a valid value: build it by calling the class
+            flag = ValueType(_ENUM, bare, decode_with=bare, zero=bare(0))
+            pair = (flag, flag)
+        else:
+            lo, hi = INT_RANGES[_ENUM]
+            if not all(isinstance(m.value, int) and lo <= m.value <= hi for m in bare):
+                raise ContractError(f"{where}: enum {bare.__qualname__} needs int32 values")
+            pair = (ValueType(_ENUM, bare), ValueType(_ENUM, bare, closed=True))
+        _ENUM_VALUES[bare] = pair
+    if pair[0].decode_with is not None:  # a flag: never closed
+        return pair[0]
+    return pair[1] if bare in _CLOSED_ENUMS else pair[0]
 
 
 @functools.cache
@@ -1126,7 +1318,7 @@ def with_level(info: ContractInfo, level: int | None, include_kind: bool = False
     return dataclasses.replace(info, fields=fields)
 
 
-def _converted_type(where: str, bare: Any, metadata: list[Any]) -> ValueType | None:
+def _converted_type(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType | None:
     """Value types that travel as another kind (see :mod:`protoattr._core.convert`)."""
     # a Decimal or a UUID class exists only once its module is imported: look, don't import
     decimal = sys.modules.get("decimal")
@@ -1166,14 +1358,17 @@ def zero_value(value: ValueType) -> Any:
     if value.zero is not None:
         return value.zero
     kind = value.kind
-    if kind is Kind.ENUM:
+    zero = _ZEROS.get(kind, MISSING)
+    if zero is not MISSING:  # the scalars' (most fields)
+        return zero
+    if kind is _ENUM:
         assert value.py_type is not None
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
         by_value = {m.value: m for m in members}
         return by_value.get(0, members[0] if members else 0)
-    if kind is Kind.BCL_DECIMAL:
+    if kind is _BCL_DECIMAL:
         return _bcl_forms()[_bcl.Form.DECIMAL][1](0)
-    if kind is Kind.BCL_GUID:
+    if kind is _BCL_GUID:
         return _bcl_forms()[_bcl.Form.GUID][1](int=0)
     return _ZEROS.get(kind)
 
@@ -1192,8 +1387,17 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
 del _ZEROS[Kind.ENUM]
 
 
-def _set_default(info: FieldInfo, d: _Declared, mem: ProtoMember, options: ContractOptions) -> None:
-    """What a missing field decodes to, and what a singular scalar is compared against.
+def _defaults(
+    where: str,
+    d: _Declared,
+    mem: ProtoMember,
+    options: ContractOptions,
+    label: Label,
+    value: ValueType,
+) -> tuple[Any, Callable[[], Any] | None, Any]:
+    """``(default, default_factory, wire_default)`` of a field: what a missing field decodes
+    to, and what a singular scalar is compared against (a repeated field's factory, its
+    container, is the caller's).
 
     A Python default (``default=``, ``default_factory=``, ``= value``) is local: the
     constructor's, not the wire's.  A scalar is written unless it is its type's
@@ -1203,81 +1407,123 @@ def _set_default(info: FieldInfo, d: _Declared, mem: ProtoMember, options: Contr
     value is a message are always written, so their Python default only says what
     an absent one (from a peer) reads as.
     """
+    message_like = value.kind in _MESSAGE_LIKE
+    scalar = not message_like and (label is _SINGULAR or label is _OPTIONAL)
     python_default = d.default
     if python_default is MISSING and d.default_factory is not None:
-        python_default = d.default_factory() if _scalar(info) else MISSING
-    check_default_fits(info, python_default)
+        python_default = d.default_factory() if scalar else MISSING
+    if python_default is not MISSING and python_default is not None:
+        # a default of exactly its field's type fits (a str of a str field, an int in its
+        # kind's range, a member of its enum, ...): _check_default would agree, unasked
+        exact = type(python_default)
+        kind = value.kind
+        if not (
+            value.domain is None
+            and (
+                exact is _FITTING.get(kind)
+                or exact is value.py_type
+                or (
+                    exact is int
+                    and (bounds := INT_RANGES.get(kind)) is not None
+                    and bounds[0] <= python_default <= bounds[1]
+                )
+            )
+        ):
+            _check_default(where, label, value, python_default)
     wire = mem.wire_default
     if wire is not None:
-        if not _scalar(info):
+        if not scalar:
             raise ContractError(
-                f"{info.where}: wire_default= needs a scalar field (protobuf has no defaults "
+                f"{where}: wire_default= needs a scalar field (protobuf has no defaults "
                 "for repeated, map or message fields)"
             )
-        check_default_fits(info, wire)
-    elif options.wire_defaults and python_default is not MISSING and not _message_like(info.value):
+        _check_default(where, label, value, wire)
+    elif options.wire_defaults and python_default is not MISSING and not message_like:
         wire = python_default
-    if info.label is Label.OPTIONAL:
-        info.default = None
-        info.wire_default = wire
-    elif info.label is Label.REPEATED:
-        info.default_factory = info.container
-    elif info.label is Label.MAP:
-        info.default_factory = dict
-    elif _message_like(info.value):
+    if label is _OPTIONAL:
+        return None, None, wire
+    if label is _REPEATED:
+        return MISSING, None, None
+    if label is _MAP:
+        return MISSING, dict, None
+    if message_like:
         if d.default_factory is not None:
-            info.default_factory = d.default_factory
-        elif d.default is not MISSING:
-            info.default = d.default
-        elif info.value.kind is not Kind.MESSAGE:
-            info.default = zero_value(info.value)
-        # a singular message without default: an empty instance, built by the codec
-    else:
-        info.default = zero_value(info.value) if wire is None else wire
+            return MISSING, d.default_factory, None
+        if d.default is not MISSING:
+            return d.default, None, None
+        if value.kind is not _MESSAGE:
+            return zero_value(value), None, None
+        return MISSING, None, None  # a singular message without default: built by the codec
+    if wire is not None:
+        return wire, None, None
+    zero = value.zero
+    if zero is None:
+        zero = _ZEROS.get(value.kind, MISSING)
+        if zero is MISSING:
+            zero = zero_value(value)
+    return zero, None, None
 
 
-def _scalar(info: FieldInfo) -> bool:
-    return info.label in (Label.SINGULAR, Label.OPTIONAL) and not _message_like(info.value)
+#: the kinds of values that travel as a message (contracts, Timestamp, Duration, surrogates,
+#: and protobuf-net's bcl forms, whose own rules say when they are written)
+_MESSAGE_LIKE = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, *BCL_KINDS})
 
 
 def _message_like(value: ValueType) -> bool:
-    """Values that travel as a message (contracts, Timestamp, Duration, surrogates, and
-    protobuf-net's bcl forms, whose own rules say when they are written)."""
-    return value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION) or value.kind in BCL_KINDS
+    """Whether ``value`` travels as a message (see ``_MESSAGE_LIKE``)."""
+    return value.kind in _MESSAGE_LIKE
 
 
 def check_default_fits(info: FieldInfo, default: Any) -> None:
     """Reject defaults that could never be written (``default='a'`` on an int32, ``5`` on a
     str): they would fail on every encode of an object left at its default."""
-    if info.label is Label.REPEATED or info.label is Label.MAP:
+    _check_default(info.where, info.label, info.value, default)
+
+
+#: the kinds whose default fits when it has exactly this type (``_check_default`` agrees)
+_FITTING: dict[Kind, type] = {
+    Kind.STRING: str,
+    Kind.BYTES: bytes,
+    Kind.BOOL: bool,
+    Kind.DOUBLE: float,
+    Kind.FLOAT: float,
+    Kind.TIMESTAMP: datetime.datetime,
+    Kind.DURATION: datetime.timedelta,
+    Kind.BCL_DATETIME: datetime.datetime,
+    Kind.BCL_TIMESPAN: datetime.timedelta,
+}
+
+
+def _check_default(where: str, label: Label, value: ValueType, default: Any) -> None:
+    """:func:`check_default_fits` of a field not built yet (``where`` names it)."""
+    if label is _REPEATED or label is _MAP:
         return
     if default is MISSING or default is None:
         return
-    value = info.value
     if value.domain is not None:
         if value.encode_with is not None and not isinstance(default, value.domain):
             raise ContractError(
-                f"{info.where}: default {default!r} is not a {value.domain.__qualname__}"
+                f"{where}: default {default!r} is not a {value.domain.__qualname__}"
             )
         return
     kind = value.kind
-    if kind is Kind.ENUM:
+    if kind is _ENUM:
         assert value.py_type is not None
         fits = isinstance(default, value.py_type) or (
             _is_tag_number(default) and INT_RANGES[kind][0] <= default <= INT_RANGES[kind][1]
         )
         if not fits:
             raise ContractError(
-                f"{info.where}: default {default!r} is not a {value.py_type.__qualname__}"
+                f"{where}: default {default!r} is not a {value.py_type.__qualname__}"
             )
     elif kind in INT_RANGES:
         lo, hi = INT_RANGES[kind]
         if type(default) is not int or not lo <= default <= hi:
-            raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
+            raise ContractError(f"{where}: default {default!r} is not a {kind.value}")
     elif (expected := _default_type(kind)) is not None and (
-        not isinstance(default, expected) or (isinstance(default, bool) and kind is not Kind.BOOL)
+        not isinstance(default, expected) or (isinstance(default, bool) and kind is not _BOOL)
     ):
-        raise ContractError(f"{info.where}: default {default!r} is not a {kind.value}")
+        raise ContractError(f"{where}: default {default!r} is not a {kind.value}")
 
 
 #: the Python types a scalar default may have (besides the integer kinds' ``int``)
@@ -1297,9 +1543,9 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
 def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
     """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
     types are looked up on demand (``import protoattr`` imports neither module)."""
-    if kind is Kind.BCL_DECIMAL:
+    if kind is _BCL_DECIMAL:
         return _bcl_forms()[_bcl.Form.DECIMAL][1]
-    if kind is Kind.BCL_GUID:
+    if kind is _BCL_GUID:
         return _bcl_forms()[_bcl.Form.GUID][1]
     return _DEFAULT_TYPES.get(kind)
 

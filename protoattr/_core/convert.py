@@ -13,7 +13,6 @@ boundary turns it into a :class:`DecodeError` with the byte offset.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import threading
 from collections.abc import Callable
@@ -122,14 +121,32 @@ def days_to_date(days: int) -> datetime.date:
 # -- surrogates -------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
 class Surrogate:
-    """How a foreign type travels: as ``contract``, through the two functions."""
+    """How a foreign type travels: as ``contract``, through the two functions.
 
-    foreign: type
-    contract: type
-    to_surrogate: Callable[[Any], Any]
-    from_surrogate: Callable[[Any], Any]
+    A plain class, not a dataclass: it is only built by :func:`add_surrogate`, and making
+    a frozen dataclass is about a millisecond of ``import protoattr``.
+    """
+
+    __slots__ = ("contract", "foreign", "from_surrogate", "to_surrogate")
+
+    def __init__(
+        self,
+        foreign: type,
+        contract: type,
+        to_surrogate: Callable[[Any], Any],
+        from_surrogate: Callable[[Any], Any],
+    ) -> None:
+        self.foreign = foreign
+        self.contract = contract
+        self.to_surrogate = to_surrogate
+        self.from_surrogate = from_surrogate
+
+    def __repr__(self) -> str:
+        return (
+            f"Surrogate(foreign={self.foreign!r}, contract={self.contract!r}, "
+            f"to_surrogate={self.to_surrogate!r}, from_surrogate={self.from_surrogate!r})"
+        )
 
 
 _SURROGATES: dict[type, Surrogate] = {}

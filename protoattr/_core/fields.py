@@ -8,7 +8,12 @@ field's metadata; ``member()`` carries the same options inside
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
+
+if TYPE_CHECKING:  # checkers see the decorator itself
+    from dataclasses import dataclass as _lazy_dataclass
+else:  # made a dataclass when the first instance is (see lazy_dataclass)
+    from .lazy_dataclass import dataclass as _lazy_dataclass
 
 __all__ = ["IGNORE", "Ignored", "ProtoMember", "field", "member"]
 
@@ -29,7 +34,7 @@ _T = TypeVar("_T")
 Ignored: TypeAlias = Annotated[_T, IGNORE]
 
 
-@dataclasses.dataclass(frozen=True)
+@_lazy_dataclass(frozen=True)
 class ProtoMember:
     """The protobuf options of one field, as declared."""
 

@@ -59,15 +59,18 @@ _OWN: weakref.WeakKeyDictionary[type, tuple[str | None, str | None]] = weakref.W
 
 def package_of(cls: type, explicit: str | None) -> str | None:
     """The package of ``cls``: ``explicit``, else its module's ``__protobuf_package__``."""
-    where = f"{cls.__qualname__}: package"
     package: Any = explicit
     if package is None:
         module = sys.modules.get(cls.__module__)
         package = getattr(module, "__protobuf_package__", None)
-        where = f"{cls.__module__}.__protobuf_package__"
     if package is None or package == "":
         return None
     if not isinstance(package, str) or not _PACKAGE.fullmatch(package):
+        where = (
+            f"{cls.__qualname__}: package"
+            if explicit is not None
+            else f"{cls.__module__}.__protobuf_package__"
+        )
         raise ContractError(f"{where} {package!r} is not a dotted protobuf name like 'shop.v1'")
     return package
 
@@ -128,11 +131,16 @@ def claim(cls: type, options: Any) -> None:
     :class:`ContractError` here, when the class is declared).  A class in a class
     body is claimed leniently until its enclosing class is (see the module docstring).
     """
-    package_of(cls, options.package)
+    package = package_of(cls, options.package)
     with _LOCK:
         _OWN[cls] = (options.name, options.package)
     _link_nested(cls)
-    if cls in _PARENT or not _in_class_body(cls):
+    parent = _PARENT.get(cls)
+    if parent is None and not _in_class_body(cls):  # a top-level class (most): its name is
+        own = options.name or cls.__name__  # its own, in its own package (see scoped_name)
+        _claim(cls, strict=True, known=(package, full_name(own, package)))
+        _claim_tree(cls)
+    elif parent is not None:
         _claim(cls, strict=True)
         _claim_tree(cls)
     else:  # its enclosing class is not declared yet
@@ -169,9 +177,14 @@ def _claim_tree(parent: type) -> None:
             _claim_tree(c)
 
 
-def _claim(cls: type, *, strict: bool) -> None:
-    package = package_of_class(cls)
-    name = full_name(scoped_name(cls), package)
+def _claim(cls: type, *, strict: bool, known: tuple[str | None, str] | None = None) -> None:
+    """Claim ``cls``'s full name; ``known``: its package and full name, when the caller has
+    them already (a top-level class)."""
+    if known is None:
+        package = package_of_class(cls)
+        name = full_name(scoped_name(cls), package)
+    else:
+        package, name = known
     with _LOCK:
         old = _CLAIMED_AS.get(cls)
         if old is not None and old != name:  # a lenient claim under its flat name

@@ -152,6 +152,9 @@ class _Generator:
         #: before a merge in place in ``decode``: only into what this very call built
         #: (a ``base`` and what it holds may be the caller's or a shared default)
         self._own = "base is None and "
+        #: "decode", "collect" (the merge of a class that cannot merge in place: into a
+        #: _runtime.Partial) or "in_place" (merge_ into an object's attributes)
+        self._mode = "decode"
         self._enum_tables: dict[Any, dict[int, Any]] = {}
 
     # -- shared helpers -------------------------------------------------
@@ -648,20 +651,7 @@ class _Generator:
             src("pass")  # a contract without fields (Empty) has nothing to copy
             if hier:
                 src("cls_ = base.__class__")
-            for level in levels:
-                if level is root:
-                    self._copy_from_base(src, level)
-                    continue
-                src(f"if isinstance(base, {self.const(level, 'level')}):")
-                with src.indent():
-                    self._copy_from_base(src, level)
-                src("else:")
-                with src.indent():
-                    src("pass")
-                    for f in self.ctx.own_fields(level):
-                        src(f"f_{f.name} = {self._initial(f)}")
-                    if self.preserve_unknown(level):
-                        src(f"{self.unknown_var(level)} = b''")
+            self._copy_levels(src, levels, root)
         src("try:")
         with src.indent():
             self._level_body(src, root, "end", 0)
@@ -718,9 +708,9 @@ class _Generator:
         src(f"def merge_{self.ident}(buf, pos, end, depth, obj, pend):")
         src.indent()
         if not self.flat_in_place(cls):
-            src(f"return decode_{self.ident}(buf, pos, end, depth, obj)")
-            return src.lines
+            return self._collector()
         maxd = self.ctx.max_depth
+        self._mode = "in_place"
         self.levels = [cls]
         self._own = ""  # everything obj holds was built by this decode (or is excluded)
         src(f"if depth > {maxd}:")
@@ -759,6 +749,121 @@ class _Generator:
             src.dedent()
         src("return obj")
         return src.lines
+
+    def _collector(self) -> list[str]:
+        """``merge_<Name>`` of a class that cannot merge in place (validated, frozen, with a
+        ``__post_init__``, converted containers, a hierarchy): a later occurrence of a
+        singular message field read into a :class:`~protoattr._python.runtime.Partial`,
+        the field values so far, which ``finish_<Name>`` builds once when the parent is
+        built.  ``base`` is the object the first occurrence built (its values copied, as
+        ``decode``'s ``base`` is) or the Partial of an earlier merge (its values taken as
+        they are).  Building anew at every occurrence copied every list each time: a
+        field repeated n times cost O(n^2).  Read, counted and depth-checked as ``decode``
+        reads the message; only the constructor call waits for the last occurrence."""
+        cls = self.info.cls
+        root = self.chain(cls)[-1]
+        levels = [root, *self.descendants(root)]
+        self.levels = levels
+        hier = len(levels) > 1
+        self._mode = "collect"
+        maxd = self.ctx.max_depth
+        names = [f"f_{f.name}" for level in levels for f in self.ctx.own_fields(level)]
+        names += [self.unknown_var(level) for level in levels if self.preserve_unknown(level)]
+        if hier:
+            names.append("cls_")
+        self.ns["_Partial"] = _runtime.Partial
+        src = _Source()
+        src(f"def merge_{self.ident}(buf, pos, end, depth, base, pend):")
+        src.indent()
+        src(f"if depth > {maxd}:")
+        src.indent()(f"raise _too_deep({self.qual!r}, {maxd}, pos)")
+        src.dedent()
+        if self.ctx.max_messages is not None:
+            self.ns["_budget"] = _runtime.BUDGET
+            self.ns["_too_many"] = _runtime.too_many_messages
+            src("_budget.left -= 1")
+            src("if _budget.left < 0:")
+            src.indent()(f"raise _too_many({self.qual!r}, {self.ctx.max_messages}, pos)")
+            src.dedent()
+        src("if base.__class__ is _Partial:")
+        with src.indent():
+            src("pass")
+            if names:
+                src(f"{', '.join(names)}, = base.values")
+        src("else:")
+        with src.indent():
+            src("pass")
+            if hier:
+                src("cls_ = base.__class__")
+            self._copy_levels(src, levels, root)
+        src("try:")
+        with src.indent():
+            self._level_body(src, root, "end", 0)
+            src("if pos != end:")
+            src.indent()(f"raise _truncated({self.qual!r}, pos, end)")
+            src.dedent()
+        self._decode_errors_at_one_boundary(src)
+        src(f"values = ({', '.join(names)}{',' if names else ''})")
+        src("if base.__class__ is _Partial:")
+        with src.indent():
+            src("base.values = values")
+            src("base.end = end")
+            if hier:
+                src("base.cls = cls_")
+            src("return base")
+        built = "cls_" if hier else "_cls"
+        src(f"return _Partial(finish_{self.ident}, values, {built}, end, depth)")
+        src.dedent()
+        src("")
+        src(f"def finish_{self.ident}(part):")
+        src.indent()
+        src("end = part.end  # the last occurrence's: where today's last build was")
+        src("depth = part.depth")
+        if names:
+            src(f"{', '.join(names)}, = part.values")
+        if hier:
+            for i, final in enumerate(levels):
+                src(f"{'if' if i == 0 else 'elif'} cls_ is {self.const(final, 'level')}:")
+                with src.indent():
+                    self._build(src, final)
+            src("else:")
+            with src.indent():
+                self._build(src, cls)
+        else:
+            self._build(src, cls)
+        return _drop_needless_pass(src.lines)
+
+    def _copy_levels(self, src: _Source, levels: list[type], root: type) -> None:
+        """Every level's values from ``base`` where it is an instance of the level (the
+        root always), else their initial values."""
+        for level in levels:
+            if level is root:
+                self._copy_from_base(src, level)
+                continue
+            src(f"if isinstance(base, {self.const(level, 'level')}):")
+            with src.indent():
+                self._copy_from_base(src, level)
+            src("else:")
+            with src.indent():
+                src("pass")
+                for f in self.ctx.own_fields(level):
+                    src(f"f_{f.name} = {self._initial(f)}")
+                if self.preserve_unknown(level):
+                    src(f"{self.unknown_var(level)} = b''")
+
+    def collects(self, f: FieldInfo) -> bool:
+        """Whether a later occurrence of singular message field ``f`` merges into a
+        Partial (see :meth:`_collector`) rather than building its class anew."""
+        vt = f.value
+        return (
+            vt.kind is Kind.MESSAGE
+            and f.label is not Label.REPEATED
+            and f.label is not Label.MAP
+            and vt.encode_with is None
+            and vt.decode_with is None
+            and vt.py_type is not None
+            and not self.flat_in_place(vt.py_type)
+        )
 
     def _copy_from_base(self, src: _Source, level: type) -> None:
         for f in self.ctx.own_fields(level):
@@ -861,11 +966,23 @@ class _Generator:
         pattern = re.compile(r"\bf_(" + "|".join(map(re.escape, group)) + r")\b")
         renamed = [pattern.sub(lambda m: local[m.group(1)], line) for line in lines]
 
+        # a Partial left in obj's attribute (a later occurrence of a field that cannot
+        # merge in place) is built by the decode holding obj, before its own build
+        waits = [g.name for g in fields if g.name in local and self.collects(g)]
+
         def emit() -> None:
             for name in group:
                 src(f"{local[name]} = obj.{name}")
+            for name in waits:
+                self.ns["_Partial"] = _runtime.Partial
+                src(f"q{local[name][1:]} = {local[name]}.__class__ is not _Partial")
             for line in renamed:
                 src(line)
+            for name in waits:
+                m = local[name]
+                src(f"if q{m[1:]} and {m}.__class__ is _Partial:")
+                src.indent()(f"pend.append((obj, {name!r}, None))")
+                src.dedent()
             for name in group:
                 src(f"_setattr(obj, {name!r}, {local[name]})")
 
@@ -952,6 +1069,12 @@ class _Generator:
         info = self.ctx.info_for(final)
         chain = self.chain(final)
         fields = [f for level in reversed(chain) for f in self.ctx.own_fields(level)]
+        for f in fields:  # merged occurrences, built now (their own fields first)
+            if self.collects(f):
+                self.ns["_Partial"] = _runtime.Partial
+                src(f"if f_{f.name}.__class__ is _Partial:")
+                src.indent()(f"f_{f.name} = f_{f.name}.finish(f_{f.name})")
+                src.dedent()
         for f in fields:
             name = f"f_{f.name}"
             absent = "None" if f.value.kind is Kind.MESSAGE or f.required else "_MISSING"
@@ -1086,7 +1209,8 @@ class _Generator:
         lines = self._decode_value(
             f.value, store, end=end, skip=skip, group=f.group, unknown=unknown,
             tag=f.tag, merge=target if kind in _MERGED_KINDS else None,
-            in_place=self.merges_field_in_place(f),
+            in_place=self.merges_field_in_place(f) and self._mode == "decode",
+            collect=self.collects(f),
         )  # fmt: skip
         return [(single_tag, lines)]
 
@@ -1119,9 +1243,11 @@ class _Generator:
         tag: int = 0,
         merge: str | None = None,
         in_place: bool = False,
+        collect: bool = False,
     ) -> list[str]:
         """Lines that read one value at ``pos + skip`` and run ``store`` (a template) on it;
-        ``in_place``: a message of this decode's own merges into that object itself."""
+        ``in_place``: a message of this decode's own merges into that object itself;
+        ``collect``: a later occurrence merges into a Partial (:meth:`_collector`)."""
         kind = vt.kind
         if vt.decode_with is not None and kind is not Kind.ENUM:
             store = store.format(f"{self.const(vt.decode_with, 'from_wire')}({{}})")
@@ -1183,10 +1309,15 @@ class _Generator:
             self.ns["_group_end"] = _runtime.group_end
             if skip:
                 lines.append(f"pos += {skip}")
+            value = self._nested(vt, codec, merge)
+            if collect and merge is not None:  # a later occurrence: into a Partial
+                fresh = f"{codec}.decode(buf, pos, e, depth + 1, None)"
+                later = self._nested(vt, codec, merge, "merge")
+                value = f"({fresh} if {merge} is None else {later})"
             lines += [
                 f"e, after = _group_end(buf, pos, {end}, {_wire.make_tag(tag, 3)}, depth, "
                 f"{self.ctx.max_depth})",
-                store.format(self._nested(vt, codec, merge)),
+                store.format(value),
                 "pos = after",
             ]
             return lines
@@ -1208,6 +1339,10 @@ class _Generator:
                 merged = f"{codec}.merge(buf, pos, e, depth + 1, {merge}, {pend})"
                 fresh = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
                 lines.append(store.format(f"({merged} if {own} else {fresh})"))
+            elif collect and merge is not None:
+                fresh = f"{codec}.decode(buf, pos, e, depth + 1, None)"
+                later = self._nested(vt, codec, merge, "merge")
+                lines.append(store.format(f"({fresh} if {merge} is None else {later})"))
             else:
                 lines.append(store.format(self._nested(vt, codec, merge)))
         elif kind is Kind.TIMESTAMP:
@@ -1236,9 +1371,11 @@ class _Generator:
         lines.append("pos = e")
         return lines
 
-    def _nested(self, vt: ValueType, codec: str, merge: str | None) -> str:
-        """The expression decoding a nested message ``buf[pos:e]`` (merged into ``merge``)."""
-        value = f"{codec}.decode(buf, pos, e, depth + 1, {merge})"
+    def _nested(self, vt: ValueType, codec: str, merge: str | None, how: str = "decode") -> str:
+        """The expression decoding a nested message ``buf[pos:e]`` (merged into ``merge``;
+        ``how``: "merge" for the collecting merge, :meth:`_collector`)."""
+        extra = ", None" if how == "merge" else ""
+        value = f"{codec}.{how}(buf, pos, e, depth + 1, {merge}{extra})"
         assert vt.py_type is not None
         if merge is not None and self.ctx.parent_of(vt.py_type) is not None:
             # merging into a subtype-typed value must not turn it into a sibling subtype

@@ -13,6 +13,7 @@ import struct
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .._core.errors import DecodeError, EncodeError
@@ -94,10 +95,38 @@ def other_subtype(found: type, wanted: type, end: int) -> DecodeError:
 
 
 def of_subtype(value: Any, wanted: type, end: int) -> Any:
-    """``value``, a message merged into a field typed ``wanted``, if it still is one."""
+    """``value``, a message merged into a field typed ``wanted``, if it still is one
+    (a :class:`Partial`: if the class it will build is one)."""
+    if value.__class__ is Partial:
+        if issubclass(value.cls, wanted):
+            return value
+        raise other_subtype(value.cls, wanted, end)
     if isinstance(value, wanted):
         return value
     raise other_subtype(value.__class__, wanted, end)
+
+
+class Partial:
+    """A singular message field seen more than once, not built yet: the values the
+    generated ``merge_<Name>`` read so far (the locals of ``decode_<Name>``, in order),
+    built once by ``finish(partial)`` when the message holding the field is built.
+
+    Protobuf merges every later occurrence into the earlier value; building the class
+    anew at each one (copying its lists, running its constructor) made a field repeated
+    n times cost O(n^2).  Never seen outside a decode: the holder's build replaces it
+    with the object."""
+
+    __slots__ = ("cls", "depth", "end", "finish", "values")
+
+    def __init__(
+        self, finish: Callable[[Partial], Any], values: tuple[Any, ...], cls: type, end: int,
+        depth: int,
+    ) -> None:  # fmt: skip
+        self.finish = finish
+        self.values = values
+        self.cls = cls  # the class finish builds (a hierarchy's deepest level seen)
+        self.end = end  # the last occurrence's end: the offset of a build's error
+        self.depth = depth
 
 
 class _Budget(threading.local):
@@ -416,8 +445,17 @@ def unknown_pending(obj: Any, key: str, data: bytes | bytearray, pend: list[Any]
 
 
 def flush_pending(pend: list[Any]) -> None:
-    """Turn the bytearrays :func:`unknown_pending` left into bytes, the form kept."""
-    for obj, key in pend:
+    """Turn the bytearrays :func:`unknown_pending` left into bytes, the form kept, and
+    build the :class:`Partial` a merge in place left in an attribute (``(obj, name,
+    None)`` entries: a field repeated inside a repeated message that merges in place)."""
+    for entry in pend:
+        if len(entry) == 3:
+            obj, name, _ = entry
+            value = getattr(obj, name)
+            if value.__class__ is Partial:
+                object.__setattr__(obj, name, value.finish(value))
+            continue
+        obj, key = entry
         kept: Any = get_unknown(obj, key)
         if kept.__class__ is bytearray:
             set_unknown(obj, key, bytes(kept))

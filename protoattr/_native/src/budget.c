@@ -49,6 +49,7 @@ int ctx_start(Ctx *c, EngineState *st, Plan *plan, PyObject *buf, int nested) {
     c->bounded = NULL;
     c->nested = nested;
     c->pend = NULL;
+    c->merges = 0;
     if (plan->max_messages <= 0) {
         return 0;
     }

@@ -20,6 +20,7 @@ typedef struct {
     const struct Plan *bounded;    /* the plan carrying the model's max_messages, or NULL */
     int nested;                    /* called from Python: the count continues BUDGET.left */
     struct Pending *pend;          /* the innermost fresh decode_message's (decode.c), or NULL */
+    Py_ssize_t merges;             /* Merged values made so far (hier.c): builds look for them */
 } Ctx;
 
 /* The unknown fields of one message (or one hierarchy level): rare, so nothing
@@ -78,6 +79,17 @@ PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned
 /* A singular message field seen again (or holding a base's value): merged into it. */
 int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
                 Py_ssize_t depth, PyObject **slot);
+/* Whether a later occurrence of `f` (a singular message or group the engine runs)
+ * merges into a Merged rather than building the class anew (hier.c). */
+int takes_merged(const Field *f);
+/* The message (or group body) [p, e) at `depth`, merged into *slot: its earlier value,
+ * which becomes (or already is) a Merged.  0, or -1. */
+int merge_later(Ctx *c, const ValueSpec *vs, const unsigned char *p, const unsigned char *e,
+                Py_ssize_t depth, PyObject **slot);
+/* A slot holding the values merged so far (see hier.c's Merged), not built yet. */
+int is_merged(PyObject *v);
+/* Build the Merged in *slot, if it holds one, into its object: 0, or -1. */
+int merged_finish_slot(Ctx *c, PyObject **slot);
 
 /* groups.c */
 int skip_group(Ctx *c, uint32_t number, const unsigned char **p, const unsigned char *end,

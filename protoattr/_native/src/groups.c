@@ -63,6 +63,13 @@ int read_group_field(Ctx *c, const Field *f, int wt, const unsigned char **p,
     PyObject *base = NULL;
     if (f->label != L_REPEATED && *slot != NULL && *slot != Py_None) {
         base = *slot;
+        if (takes_merged(f)) {  /* into the values so far, built with the holder */
+            if (merge_later(c, &f->value, *p, ge, depth + 1, slot) < 0) {
+                return -1;
+            }
+            *p = after;
+            return 1;
+        }
     }
     PyObject *v = decode_sub(c, &f->value, *p, ge, depth + 1, base);
     if (v == NULL) {

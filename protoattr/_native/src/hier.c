@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "wire.h"
 #include "budget.h"
+#include "stack.h"
 
 
 /* -- setup ---------------------------------------------------------------- */
@@ -412,13 +413,42 @@ PyObject *decode_sub(Ctx *c, const ValueSpec *vs, const unsigned char *p, const 
     return out;
 }
 
+static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t depth);
+static int merged_read(Ctx *c, PyObject *m, const unsigned char *p, const unsigned char *e,
+                       Py_ssize_t depth);
+
+int takes_merged(const Field *f) {
+    const ValueSpec *vs = &f->value;
+    return vs->sub_native && !vs->conv && f->label != L_REPEATED && f->label != L_MAP;
+}
+
+int merge_later(Ctx *c, const ValueSpec *vs, const unsigned char *p, const unsigned char *e,
+                Py_ssize_t depth, PyObject **slot) {
+    if (!is_merged(*slot)) {  /* the second occurrence: the first one's values copied */
+        PyObject *m = merged_start(c, (Plan *)vs->sub, *slot, depth);
+        if (m == NULL) {
+            return -1;
+        }
+        Py_SETREF(*slot, m);
+    }
+    return merged_read(c, *slot, p, e, depth);
+}
+
 int merge_field(Ctx *c, const Field *f, const unsigned char **p, const unsigned char *end,
                 Py_ssize_t depth, PyObject **slot) {
     const unsigned char *e;
     if (read_length(p, end, &e) < 0) {
         return -1;
     }
-    PyObject *v = decode_sub(c, &f->value, *p, e, depth + 1, *slot);
+    const ValueSpec *vs = &f->value;
+    if (takes_merged(f)) {
+        if (merge_later(c, vs, *p, e, depth + 1, slot) < 0) {
+            return -1;
+        }
+        *p = e;
+        return 1;
+    }
+    PyObject *v = decode_sub(c, vs, *p, e, depth + 1, *slot);
     if (v == NULL) {
         return -1;
     }
@@ -633,6 +663,14 @@ static PyObject *build_level(DecodeCtx *d, Py_ssize_t index) {
         }
         chain[n++] = k;
     }
+    for (Py_ssize_t j = n - 1; j >= 0 && d->c->merges; j--) {  /* merged ones built first */
+        const Level *l = &h->levels[chain[j]];
+        for (Py_ssize_t i = 0; i < l->nslots; i++) {
+            if (merged_finish_slot(d->c, &d->vals[l->slots[i]]) < 0) {
+                return NULL;
+            }
+        }
+    }
     for (Py_ssize_t j = n - 1; j >= 0; j--) {  /* the root's fields first */
         if (complete_level(d, &h->levels[chain[j]]) < 0) {
             return NULL;
@@ -679,6 +717,151 @@ static PyObject *build_level(DecodeCtx *d, Py_ssize_t index) {
         }
     }
     return obj;
+}
+
+/* -- merges into values not built yet ------------------------------------------
+ *
+ * A singular message field seen again merges into the value read so far.  Where that
+ * value cannot take the new fields in place (decode.c's takes_in_place: a validated,
+ * frozen, __post_init__ or hierarchy class, converted containers, a value this decode
+ * did not build), every occurrence used to build the class anew from the previous
+ * object's values and the new fields: copying each list every time, so a field
+ * repeated n times cost O(n^2).  Now the second occurrence copies the first object's
+ * values once (as a merge into a base does) into a Merged, the later ones read into
+ * it, and the holder builds it once when the holder itself is built (build in
+ * decode.c, build_level here; merge_into builds it at once).  Each occurrence is
+ * still read, counted and depth-checked as a message, in input order, as the
+ * generated Python merge_ reads it into a _runtime.Partial; only the constructor call
+ * waits.  A Merged lives in a slot as a capsule named MERGED, never beyond the decode. */
+static const char MERGED[] = "protoattr._native.merged";
+
+typedef struct {
+    Plan *plan;                    /* a strong reference */
+    PyObject **vals;               /* plan->nfields values, as in hier_decode */
+    Unknown *unknown;              /* nlevels of them: one per level */
+    Py_ssize_t nlevels;
+    PyObject *cls;                 /* a strong reference: the class to build */
+    Py_ssize_t depth;              /* the message's (fill_absent counts from it) */
+} Merged;
+
+int is_merged(PyObject *v) {
+    return v != NULL && PyCapsule_CheckExact(v) && PyCapsule_GetName(v) == MERGED;
+}
+
+static void merged_release(Merged *m) {
+    if (m->vals != NULL) {
+        for (Py_ssize_t i = 0; i < m->plan->nfields; i++) {
+            Py_XDECREF(m->vals[i]);
+        }
+        PyMem_Free(m->vals);
+    }
+    if (m->unknown != NULL) {
+        for (Py_ssize_t i = 0; i < m->nlevels; i++) {
+            PyMem_Free(m->unknown[i].data);
+        }
+        PyMem_Free(m->unknown);
+    }
+    Py_XDECREF(m->cls);
+    Py_DECREF((PyObject *)m->plan);
+    PyMem_Free(m);
+}
+
+static void merged_free(PyObject *capsule) {
+    Merged *m = PyCapsule_GetPointer(capsule, MERGED);
+    if (m == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    merged_release(m);
+}
+
+/* The values of `base` (the object an earlier occurrence built), copied as a merge
+ * into a base copies them; NULL on failure. */
+static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t depth) {
+    if (plan->hier == NULL || !plan->ready || plan->invalid) {
+        return NULL;
+    }
+    Merged *m = PyMem_Calloc(1, sizeof(Merged));
+    if (m == NULL) {
+        return PyErr_NoMemory();
+    }
+    m->plan = plan;
+    Py_INCREF((PyObject *)plan);
+    m->cls = (PyObject *)Py_TYPE(base);
+    Py_INCREF(m->cls);
+    m->depth = depth;
+    m->nlevels = plan->hier->nlevels;
+    m->vals = PyMem_Calloc((size_t)(plan->nfields ? plan->nfields : 1), sizeof(PyObject *));
+    m->unknown = PyMem_Calloc((size_t)plan->hier->nlevels, sizeof(Unknown));
+    PyObject *capsule = NULL;
+    if (m->vals == NULL || m->unknown == NULL) {
+        PyErr_NoMemory();
+    } else {
+        capsule = PyCapsule_New(m, MERGED, merged_free);
+    }
+    if (capsule == NULL) {
+        merged_release(m);
+        return NULL;
+    }
+    DecodeCtx d = {c, plan, m->vals, m->unknown, m->cls, depth};
+    if (start_values(&d, base) < 0) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    c->merges++;
+    return capsule;
+}
+
+/* One more occurrence, [p, e), read into `capsule`'s values: 0, or -1. */
+static int merged_read(Ctx *c, PyObject *capsule, const unsigned char *p, const unsigned char *e,
+                       Py_ssize_t depth) {
+    Merged *m = PyCapsule_GetPointer(capsule, MERGED);
+    if (m == NULL || stack_low()) {
+        return -1;
+    }
+    Plan *plan = m->plan;
+    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+        return -1;
+    }
+    if (take_message(c, plan, p) < 0) {
+        return -1;
+    }
+    DecodeCtx d = {c, plan, m->vals, m->unknown, m->cls, depth};
+    if (decode_level(&d, 0, &p, e) < 0 || p != e) {
+        return -1;
+    }
+    if (d.cls != m->cls) {
+        Py_INCREF(d.cls);
+        Py_SETREF(m->cls, d.cls);
+    }
+    /* still a value of the field's class (_runtime.of_subtype) */
+    return PyObject_IsSubclass(m->cls, plan->cls) == 1 ? 0 : -1;
+}
+
+int merged_finish_slot(Ctx *c, PyObject **slot) {
+    if (!is_merged(*slot)) {
+        return 0;
+    }
+    Merged *m = PyCapsule_GetPointer(*slot, MERGED);
+    if (m == NULL || m->plan->invalid || m->plan->hier == NULL
+        || m->plan->hier->nlevels != m->nlevels) {
+        return -1;  /* the hierarchy changed meanwhile: the Python codec decides */
+    }
+    Hier *h = m->plan->hier;
+    Py_ssize_t final = h->requested;
+    for (Py_ssize_t k = 0; k < h->nlevels; k++) {
+        if (h->levels[k].cls == m->cls) {
+            final = k;
+            break;
+        }
+    }
+    DecodeCtx d = {c, m->plan, m->vals, m->unknown, m->cls, m->depth};
+    PyObject *obj = build_level(&d, final);
+    if (obj == NULL) {
+        return -1;
+    }
+    Py_SETREF(*slot, obj);
+    return 0;
 }
 
 PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
