@@ -26,7 +26,6 @@ from .._core.contract import (
     contract_base,
     declared_subtypes,
     is_contract,
-    iter_message_types,
     proto_contract,
     resolve,
     with_level,
@@ -34,6 +33,7 @@ from .._core.contract import (
 from .._core.convert import add_surrogate, surrogate_for
 from .._core.errors import ContractError, DecodeError, EncodeError
 from .._core.fields import field
+from .._core.types import Kind
 from .._core.wire import encode_varint, prefix_table
 from .._native import choose as _choose_backend
 from .._native.plan import NativeBackend
@@ -60,6 +60,7 @@ T = TypeVar("T")
 Buffer = bytes | bytearray | memoryview
 
 _TYPE = type  # serialize() has a parameter named type
+_MESSAGE = Kind.MESSAGE
 
 _ENCODE_FAILURES = (
     TypeError, AttributeError, ValueError, OverflowError, struct.error, RecursionError
@@ -377,7 +378,14 @@ class CodecModel:
                 seen.add(cls)
                 codec = self._codec(cls)
                 self._install(codec)
-                pending.extend(iter_message_types(codec.info))
+                # iter_message_types, without a property call per field
+                pending.extend(
+                    [
+                        f.value.py_type
+                        for f in codec.info.fields
+                        if f.value.kind is _MESSAGE and f.value.py_type
+                    ]
+                )
                 pending.extend(sub for _, sub in self._children_of(cls))
                 link = self._parent_of(cls)
                 if link is not None:
@@ -419,10 +427,12 @@ class CodecModel:
                 return
             codec._info = self.info(codec.cls)
             native = self._native
-            if native is not None and native.installed(codec, *self._python_later(codec)):
-                codec._source_fn = lambda: self._python_codec(codec)[0].source
-                self._deferred[codec.cls] = None
-                return
+            if native is not None:
+                later = _Later(self, codec)
+                if native.installed(codec, later.encode, later.decode):
+                    codec._source_fn = later.source
+                    self._deferred[codec.cls] = None
+                    return
             generated, encode, decode, merge = self._python_codec(codec)
             codec.merge = merge
             codec.encode = encode
@@ -453,18 +463,6 @@ class CodecModel:
         with self._lock:
             for cls in list(self._deferred):
                 self._python_codec(self._codecs[cls])
-
-    def _python_later(self, codec: Codec) -> tuple[Callable[..., bytes], Callable[..., Any]]:
-        """Stand-ins for ``codec``'s Python functions that generate them on first call:
-        what the engine hands over to when it declines an input."""
-
-        def encode(*args: Any) -> bytes:
-            return self._python_codec(codec)[1](*args)
-
-        def decode(*args: Any) -> Any:
-            return self._python_codec(codec)[2](*args)
-
-        return encode, decode
 
     def _install_deterministic(self, codec: Codec) -> None:
         """The encoder that sorts map entries: always the generated Python one (a separate
@@ -826,6 +824,27 @@ class CodecModel:
         from .._core import extensions as _ext
 
         return _ext.of(cls)  # type: ignore[return-value]
+
+
+class _Later:
+    """Stand-ins for a codec's generated Python functions that generate them on first
+    call: what the engine hands over to when it declines an input, and the source when
+    asked (one object rather than three closures: every planned contract has one)."""
+
+    __slots__ = ("codec", "model")
+
+    def __init__(self, model: CodecModel, codec: Codec) -> None:
+        self.model = model
+        self.codec = codec
+
+    def encode(self, *args: Any) -> bytes:
+        return self.model._python_codec(self.codec)[1](*args)
+
+    def decode(self, *args: Any) -> Any:
+        return self.model._python_codec(self.codec)[2](*args)
+
+    def source(self) -> str:
+        return self.model._python_codec(self.codec)[0].source
 
 
 class _MessageList:

@@ -69,7 +69,6 @@ KINDS: dict[Kind, int] = {
 }  # fmt: skip
 #: the kind number of a message field written as a group (engine.h's K_GROUP_SPEC)
 GROUP_KIND = 64
-_LABELS = {Label.SINGULAR: 0, Label.OPTIONAL: 1, Label.REPEATED: 2, Label.MAP: 3}
 ENC_DEFAULT, ENC_PRESENT, ENC_ALWAYS, ENC_PRESENT_NOT_NONE = 0, 1, 2, 3
 INIT_NULL, INIT_VALUE, INIT_LIST, INIT_DICT = 0, 1, 2, 3
 ABSENT_NONE, ABSENT_REQUIRED, ABSENT_FACTORY, ABSENT_EMPTY, ABSENT_VALUE = 0, 1, 2, 3, 4
@@ -98,6 +97,24 @@ _TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
 }
 
 
+# Enum members read once: an attribute of an Enum class goes through EnumType's
+# __getattr__ hook, and Label's hash is a Python call; the planner compares by identity.
+_MESSAGE, _ENUM = Kind.MESSAGE, Kind.ENUM
+_BOOL, _STRING, _BYTES = Kind.BOOL, Kind.STRING, Kind.BYTES
+#: the kinds whose default is compared as the int it is (_default_cmp's last case)
+_INTEGERS = frozenset(
+    {Kind.INT32, Kind.INT64, Kind.UINT32, Kind.UINT64, Kind.SINT32, Kind.SINT64,
+     Kind.FIXED32, Kind.FIXED64, Kind.SFIXED32, Kind.SFIXED64}
+)  # fmt: skip
+_SINGULAR, _OPTIONAL, _REPEATED, _MAP = Label.SINGULAR, Label.OPTIONAL, Label.REPEATED, Label.MAP
+#: kinds whose singular field is written when present, not compared with a default
+_PRESENCE_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME})
+#: (field number << 3 | wire type) -> its tag bytes, for fields 16 and up (see _ONE_BYTE)
+_TAGS: dict[int, bytes] = {}
+#: types whose instances are never data descriptors (builtins: no attribute can be added)
+_PLAIN_TYPES = frozenset({int, str, bytes, float, bool, complex, tuple, frozenset, type(None)})
+
+
 def _bcl_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any], type | None]:
     """A bcl.proto kind's (bcl.c) Python helpers, which the engine hands anything unusual
     to, and the class it builds (Decimal, UUID; given as the domain, with no conversion).
@@ -123,6 +140,22 @@ def _wire_type(kind: Kind) -> int:
     if kind in _I32:
         return 5
     return 2
+
+
+_WIRE_TYPES: dict[Kind, int] = {k: _wire_type(k) for k in Kind}
+
+
+def _tag(number: int, wire_type: int) -> bytes:
+    """``tag_bytes(number, wire_type)``, made once per process for each pair."""
+    key = number << 3 | wire_type
+    found = _TAGS.get(key)
+    if found is None:
+        found = _TAGS[key] = tag_bytes(number, wire_type)
+    return found
+
+
+#: the tags of fields 1 to 15 (one byte each), by ``number << 3 | wire type``
+_ONE_BYTE = [bytes((key,)) for key in range(128)]
 
 
 def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
@@ -153,27 +186,41 @@ def unsupported(
     holds them all); ``levels`` are its :func:`levels_of`, if the caller has them."""
     if levels is None:
         levels = levels_of(model, info.cls)
-    fields = [f for level in levels for f in model._own_fields(level)]
-    if len(levels) > 1:
+    return _vet(model, info, levels, None)
+
+
+def _vet(
+    model: CodecModel,
+    info: ContractInfo,
+    levels: list[type],
+    cmps: dict[int, Any] | None,
+) -> str | None:
+    """:func:`unsupported`, keeping in ``cmps`` (when given) the default compared with of
+    every field it converted one for, by the field's ``id``: the planner uses them rather
+    than converting each default a second time (the resolved contracts keep the fields,
+    and so their ids, alive; the backend empties ``cmps`` once each install is done)."""
+    if len(levels) == 1:  # a flat contract: its own fields are the contract's
+        fields = info.fields
+    else:
+        fields = [f for level in levels for f in model._own_fields(level)]
         if len({f.name for f in fields}) != len(fields):
             return "inheritance: two levels of the hierarchy have a field of the same name"
         if len(model._chain(info.cls)) > 64:
             return "inheritance more than 64 levels deep"
+    oneofs = False
     for f in fields:
-        reason = _field_unsupported(f)
-        if reason is not None:
-            return f"{f.where}: {reason}"
-    if len({_oneof_key(f) for f in fields if f.oneof is not None}) > 64:
+        # the fields _field compares with a default: singular, not required, no presence
+        if f.label is _SINGULAR and not f.required and f.value.kind not in _PRESENCE_KINDS:
+            try:
+                cmp = _default_cmp(f)
+            except _Unusual as exc:
+                return f"{f.where}: {exc}"
+            if cmps is not None:
+                cmps[id(f)] = cmp
+        if f.oneof is not None:
+            oneofs = True
+    if oneofs and len({_oneof_key(f) for f in fields if f.oneof is not None}) > 64:
         return "more than 64 oneofs"
-    return None
-
-
-def _field_unsupported(f: FieldInfo) -> str | None:
-    if f.label is Label.SINGULAR and not f.required and _enc_mode(f) == ENC_DEFAULT:
-        try:
-            _default_cmp(f)
-        except _Unusual as exc:
-            return str(exc)
     return None
 
 
@@ -181,25 +228,25 @@ class _Unusual(Exception):
     """A default the engine does not compare with (the Python codec does)."""
 
 
-def _enc_mode(f: FieldInfo) -> int:
-    if f.required:
-        return ENC_ALWAYS
-    if f.label is Label.OPTIONAL:
-        return ENC_PRESENT
-    if f.value.kind in (Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME):
-        # None is refused where absent reads back as a value (the generated encoder's rule)
-        return ENC_PRESENT if f.default is None else ENC_PRESENT_NOT_NONE
-    return ENC_DEFAULT
-
-
 def _default_cmp(f: FieldInfo) -> Any:
     """The default a singular scalar is compared with, in the form the engine uses."""
     default = f.default_factory() if f.default_factory is not None else f.default
-    try:
-        default = _converted_default(f.value, default)
-    except Exception as exc:  # the Python codec meets the same error on every encode
-        raise _Unusual(f"default {default!r} does not convert ({exc})") from None
-    kind = f.value.kind
+    vt = f.value
+    if vt.domain is not None:  # (without a domain, nothing converts)
+        try:
+            default = _converted_default(vt, default)
+        except Exception as exc:  # the Python codec meets the same error on every encode
+            raise _Unusual(f"default {default!r} does not convert ({exc})") from None
+    kind = vt.kind
+    if type(default) is int and kind in _INTEGERS:  # the most common: compared as it is
+        return default
+    if kind is _STRING:
+        if type(default) is not str:
+            raise _Unusual(f"default {default!r} of a string")
+        try:
+            return default.encode()
+        except UnicodeEncodeError:
+            raise _Unusual("default that is not UTF-8") from None
     if kind in BCL_KINDS:  # compared with == (Decimal('0.00') is 0, as in .NET)
         return default
     if kind in _FLOATS:
@@ -207,21 +254,14 @@ def _default_cmp(f: FieldInfo) -> Any:
             return struct.pack(_FLOATS[kind], default)
         except (struct.error, TypeError):
             return b"\x00" * struct.calcsize(_FLOATS[kind])
-    if kind is Kind.BOOL:
+    if kind is _BOOL:
         return bool(default)
-    if kind is Kind.ENUM:
+    if kind is _ENUM:
         default = getattr(default, "value", default)
         if not isinstance(default, int) or isinstance(default, bool):
             raise _Unusual(f"default {default!r} of an enum")
         return int(default)
-    if kind is Kind.STRING:
-        if type(default) is not str:
-            raise _Unusual(f"default {default!r} of a string")
-        try:
-            return default.encode()
-        except UnicodeEncodeError:
-            raise _Unusual("default that is not UTF-8") from None
-    if kind is Kind.BYTES:
+    if kind is _BYTES:
         if type(default) is not bytes:
             raise _Unusual(f"default {default!r} of bytes")
         return default
@@ -237,15 +277,30 @@ def _reads_dict(cls: type, info: ContractInfo) -> bool:
         return False
     if cls.__getattribute__ is not object.__getattribute__:  # type: ignore[comparison-overlap]
         return False
-    namespaces = [vars(klass) for klass in cls.__mro__]  # once, not once per field
-    for f in info.fields:
-        for namespace in namespaces:
-            if f.name in namespace:
-                kind = type(namespace[f.name])
-                if hasattr(kind, "__set__") or hasattr(kind, "__delete__"):
+    remaining = {f.name for f in info.fields}  # each decided by the first class naming it
+    for klass in cls.__mro__:
+        namespace = vars(klass)
+        found = remaining & namespace.keys()
+        if found:
+            for name in found:
+                kind = type(namespace[name])  # a class default, most often an int or a str
+                if kind not in _PLAIN_TYPES and _is_data_descriptor(kind):
                     return False
+            remaining -= found
+            if not remaining:
                 break
     return True
+
+
+def _is_data_descriptor(kind: type) -> bool:
+    """Whether instances of ``kind`` are data descriptors (what ``tp_descr_set`` says: a
+    ``__set__`` or ``__delete__`` in its MRO), found without raising AttributeError as
+    ``hasattr`` does for each plain default."""
+    for k in kind.__mro__:
+        namespace = vars(k)
+        if "__set__" in namespace or "__delete__" in namespace:
+            return True
+    return False
 
 
 class NativeBackend:
@@ -262,9 +317,19 @@ class NativeBackend:
         #: Plan.setup's arguments but the model's max_depth and the Python codec: plain
         #: data and references (nested plans, classes, functions), no reflection needed
         self.specs: dict[type, PlanSpec] = {}
-        #: contracts _value found supported and is planning now: installed() need not
-        #: ask unsupported() again when planning one comes back through the model
-        self._vetted: set[type] = set()
+        #: contracts _value found supported and is planning now, with their levels:
+        #: installed() need not find either again when planning one comes back through
+        #: the model
+        self._vetted: dict[type, list[type]] = {}
+        #: the defaults _vet converted for fields about to be planned (see _vet), kept
+        #: while an install runs (``_installing`` deep: a plan plans what it nests)
+        self._cmps: dict[int, Any] = {}
+        self._installing = 0
+        #: value specs of the scalars, enums and well-known types planned so far, by the
+        #: id of their (frozen) ValueType, kept with it: fields of a plain kind share one
+        self._values: dict[int, tuple[ValueType, tuple[Any, ...]]] = {}
+        #: enums' value specs by what they depend on (ids, kept by the first ValueType)
+        self._enums: dict[tuple[Any, ...], tuple[ValueType, tuple[Any, ...]]] = {}
         #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
         #: BUDGET the generated decoders count in too (None: no bound)
         self.budget = (
@@ -304,14 +369,27 @@ class NativeBackend:
         """``codec``'s Python functions were just generated: run it natively if the engine
         can.  True when the plan is installed as ``codec.encode``/``decode``; False when
         the caller installs the Python functions."""
+        self._installing += 1
+        try:
+            return self._install_plan(codec, encode, decode)
+        finally:
+            self._installing -= 1
+            if not self._installing:
+                self._cmps.clear()
+
+    def _install_plan(
+        self, codec: Codec, encode: Callable[[Any], bytes], decode: Callable[..., Any]
+    ) -> bool:
         cls = codec.cls
         self.python[cls] = (encode, decode)
         self.plans.pop(cls, None)
-        levels = levels_of(self.model, cls)
-        reason = None if cls in self._vetted else unsupported(self.model, codec.info, levels)
-        if reason is not None:
-            self.reasons[cls] = reason
-            return False
+        levels = self._vetted.get(cls)
+        if levels is None:
+            levels = levels_of(self.model, cls)
+            reason = _vet(self.model, codec.info, levels, self._cmps)
+            if reason is not None:
+                self.reasons[cls] = reason
+                return False
         self.reasons.pop(cls, None)
         try:
             self._plan(cls, levels)
@@ -323,7 +401,7 @@ class NativeBackend:
                 f"protoattr: {cls.__qualname__} runs its Python codec: the native plan was "
                 f"rejected ({exc}); please report this",
                 RuntimeWarning,
-                stacklevel=2,
+                stacklevel=3,  # the caller of installed(),
             )
             return False
 
@@ -422,24 +500,34 @@ class NativeBackend:
             levels = levels_of(self.model, cls)
         flat = len(levels) == 1
         # the slots: every level's own fields (a flat contract: its fields)
-        own = {level: info.fields if flat else self.model._own_fields(level) for level in levels}
-        slots = [f for level in levels for f in own[level]]
-        groups = {
-            key: i + 1
-            for i, key in enumerate(dict.fromkeys(_oneof_key(f) for f in slots if f.oneof))
-        }
-        fields = tuple(self._field(f, groups.get(_oneof_key(f), 0)) for f in slots)
+        if flat:
+            slots = info.fields
+        else:
+            own = {level: self.model._own_fields(level) for level in levels}
+            slots = [f for level in levels for f in own[level]]
+        keys = [_oneof_key(f) for f in slots if f.oneof]
+        if keys:
+            groups = {key: i + 1 for i, key in enumerate(dict.fromkeys(keys))}
+            fields = tuple([self._field(f, groups.get(_oneof_key(f), 0)) for f in slots])
+        else:
+            fields = tuple([self._field(f, 0) for f in slots])
         index = {f.name: i for i, f in enumerate(slots)}
         reads = _reads_dict(cls, info)
-        hier = self._hier_spec(cls, levels, own, index, {cls: reads})
-        spec: PlanSpec = (
-            cls,
-            fields,
-            hier[3][hier[0]][10] if not flat else _ctor_spec(info),
-            _unknown_spec(cls, info) if flat else None,
-            reads,
-            hier,
-        )
+        if flat:
+            hier = _flat_hier_spec(info, index, reads)
+            level_ctor = hier[3][0][10]
+            assigns = _init_assigns(info) if info.construct == "init" else None
+            spec: PlanSpec = (
+                cls,
+                fields,
+                level_ctor if assigns is None else (True, object.__new__, (), 0, None, assigns),
+                _unknown_spec(cls, info),
+                reads,
+                hier,
+            )
+        else:
+            hier = self._hier_spec(cls, levels, own, index, {cls: reads})
+            spec = (cls, fields, hier[3][hier[0]][10], None, reads, hier)
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
         plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5], self.budget)
         codec.encode = plan.encode
@@ -489,26 +577,71 @@ class NativeBackend:
         return (position[cls], get_unknown, set_unknown, tuple(specs))
 
     def _field(self, f: FieldInfo, oneof: int) -> tuple[Any, ...]:
-        kind = f.value.kind
-        enc_mode = _enc_mode(f) if f.label in (Label.SINGULAR, Label.OPTIONAL) else ENC_ALWAYS
-        cmp = _default_cmp(f) if f.label is Label.SINGULAR and enc_mode == ENC_DEFAULT else None
-        init_mode, init_value, absent_mode, absent_value = _initial(f)
-        container = f.container if f.label is Label.REPEATED and f.container is not list else None
-        value = self._value(f.value, f.group)
-        if f.label in (Label.SINGULAR, Label.OPTIONAL) and _zero_like(f.default, f.value):
+        vt = f.value
+        kind = vt.kind
+        label = f.label
+        cmp = None
+        if label is _SINGULAR or label is _OPTIONAL:
+            label_number = 0 if label is _SINGULAR else 1
+            if f.required:
+                enc_mode = ENC_ALWAYS
+            elif label is _OPTIONAL:
+                enc_mode = ENC_PRESENT
+            elif kind in _PRESENCE_KINDS:
+                # None is refused where absent reads back as a value (the generated encoder's rule)
+                enc_mode = ENC_PRESENT if f.default is None else ENC_PRESENT_NOT_NONE
+            else:  # compared with its default, which _vet has just converted
+                enc_mode = ENC_DEFAULT
+                cmp = self._cmps.pop(id(f), _Unusual)  # a class: never a default's form
+                if cmp is _Unusual:
+                    cmp = _default_cmp(f)
+        else:
+            label_number = 2 if label is _REPEATED else 3
+            enc_mode = ENC_ALWAYS
+        if label is _REPEATED:  # _initial's first cases, without its call
+            init_mode, init_value, absent_mode, absent_value = INIT_LIST, None, ABSENT_NONE, None
+            container = f.container if f.container is not list else None
+        elif label is _MAP:
+            init_mode, init_value, absent_mode, absent_value = INIT_DICT, None, ABSENT_NONE, None
+            container = None
+        elif kind is not _MESSAGE and not f.required:  # a scalar: _initial's last cases
+            container = None
+            if f.default_factory is not None:
+                init_mode, init_value = INIT_NULL, None
+                absent_mode, absent_value = ABSENT_FACTORY, f.default_factory
+            else:
+                init_mode, absent_mode, absent_value = INIT_VALUE, ABSENT_NONE, None
+                init_value = None if f.default is MISSING else f.default
+        else:
+            init_mode, init_value, absent_mode, absent_value = _initial(f)
+            container = None
+        group = f.group
+        known = self._values.get(id(vt))  # _value's cache, without its call
+        if known is not None and known[0] is vt and not group:
+            value = known[1]
+        else:
+            value = self._value(vt, group)
+        if (
+            kind in _TIME_HELPERS
+            and (label is _SINGULAR or label is _OPTIONAL)
+            and _zero_like(f.default, vt)
+        ):
             # the engine reads a Timestamp/Duration itself when the field still holds its
             # zero (merging into a zero is reading afresh): a default equal to the zero,
             # which the field starts from, is that zero too
             value = (*value[:8], f.default, *value[9:])
+        number = f.tag
+        wire_type = 3 if group else _WIRE_TYPES[kind]
+        key = f.key
         return (
             f.name,
-            f.tag,
-            _LABELS[f.label],
+            number,
+            label_number,
             f.packed,
             value,
-            self._value(f.key) if f.key is not None else None,
-            tag_bytes(f.tag, 3 if f.group else _wire_type(kind)),
-            tag_bytes(f.tag, 2),
+            None if key is None else self._value(key),
+            _ONE_BYTE[number << 3 | wire_type] if number < 16 else _tag(number, wire_type),
+            _ONE_BYTE[number << 3 | 2] if number < 16 else _tag(number, 2),
             enc_mode,
             cmp,
             init_mode,
@@ -520,43 +653,90 @@ class NativeBackend:
         )
 
     def _value(self, vt: ValueType, group: bool = False) -> tuple[Any, ...]:
-        sub: Any = None
-        native = False
-        members = None
-        plain = False
-        helpers: tuple[Any, Any] = (None, None)
-        if vt.kind is Kind.MESSAGE:
-            assert vt.py_type is not None
-            target = vt.py_type
-            planned = self.plans.get(target)  # planned already: it was found supported then
-            if planned is not None:
-                sub, native = planned, True
-            elif unsupported(self.model, self.model.info(target)) is None:
-                self._vetted.add(target)
-                try:
-                    sub, native = self._plan(target), True
-                finally:
-                    self._vetted.discard(target)
+        if vt.kind is not _MESSAGE and not group:  # depends on the ValueType alone
+            known = self._values.get(id(vt))
+            if known is not None and known[0] is vt:
+                return known[1]
+            if vt.kind is _ENUM and vt.zero is None:  # one ValueType per field: share by type
+                like = (id(vt.py_type), vt.closed, id(vt.encode_with), id(vt.decode_with),
+                        id(vt.domain))  # fmt: skip
+                found = self._enums.get(like)  # its ValueType keeps the ids taken
+                if found is None:
+                    found = self._enums[like] = (vt, _value_spec(vt))
+                spec = found[1]
             else:
-                sub = self.model._codec(target)  # called back: encode/decode looked up per call
-        elif vt.kind is Kind.ENUM:
-            assert vt.py_type is not None
-            enum_cls: Any = vt.py_type
-            members = {m.value: m for m in enum_cls}
-            plain = not issubclass(enum_cls, int)
-        elif vt.kind in _TIME_HELPERS:
-            helpers = _TIME_HELPERS[vt.kind]
-        elif vt.kind in BCL_KINDS:
-            encode, decode, domain = _bcl_helpers(vt.kind)
-            if vt.with_kind:
-                encode = _bcl.encode_datetime_kind
-            zero = zero_value(vt)
-            # `closed` carries IncludeDateTimeKind for a bcl.DateTime (bcl.c)
-            return (KINDS[vt.kind], None, False, None, False, vt.with_kind, encode, decode,
-                    zero, CONV_NONE, None, None, domain)  # fmt: skip
-        zero = None if vt.kind is Kind.MESSAGE else zero_value(vt)
+                spec = _value_spec(vt)
+            self._values[id(vt)] = (vt, spec)
+            return spec
+        if vt.kind is not _MESSAGE:
+            return _value_spec(vt, group)
+        assert vt.py_type is not None
+        target = vt.py_type
+        planned = self.plans.get(target)  # planned already: it was found supported then
+        if planned is not None:
+            sub: Any = planned
+            native = True
+        else:
+            model = self.model
+            levels = levels_of(model, target)
+            if _vet(model, model.info(target), levels, self._cmps) is None:
+                self._vetted[target] = levels
+                try:
+                    sub, native = self._plan(target, levels), True
+                finally:
+                    del self._vetted[target]
+            else:
+                sub, native = model._codec(target), False  # called back: looked up per call
         kind = GROUP_KIND if group else KINDS[vt.kind]
-        return (kind, sub, native, members, plain, vt.closed, *helpers, zero, *conversion(vt))
+        return (kind, sub, native, None, False, vt.closed, None, None, None, *conversion(vt))
+
+
+def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
+    """The engine's spec of a value that is not a message: its kind, enum table, helpers,
+    zero and conversion (plain data, the same for every field of this ValueType)."""
+    members = None
+    plain = False
+    helpers: tuple[Any, Any] = (None, None)
+    kind = vt.kind
+    if kind is _ENUM:
+        assert vt.py_type is not None
+        enum_cls: Any = vt.py_type
+        members = {m.value: m for m in enum_cls}
+        plain = not issubclass(enum_cls, int)
+    elif kind in _TIME_HELPERS:
+        helpers = _TIME_HELPERS[kind]
+    elif kind in BCL_KINDS:
+        encode, decode, domain = _bcl_helpers(kind)
+        if vt.with_kind:
+            encode = _bcl.encode_datetime_kind
+        zero = zero_value(vt)
+        # `closed` carries IncludeDateTimeKind for a bcl.DateTime (bcl.c)
+        return (KINDS[kind], None, False, None, False, vt.with_kind, encode, decode,
+                zero, CONV_NONE, None, None, domain)  # fmt: skip
+    number = GROUP_KIND if group else KINDS[kind]
+    return (number, None, False, members, plain, vt.closed, *helpers, zero_value(vt),
+            *conversion(vt))  # fmt: skip
+
+
+def _flat_hier_spec(info: ContractInfo, index: dict[str, int], reads: bool) -> tuple[Any, ...]:
+    """:meth:`NativeBackend._hier_spec` of a contract without bases or subtypes: one level,
+    the root, which is the class requested."""
+    cls = info.cls
+    keeps = info.options.preserve_unknown and can_store_unknown(cls)
+    level = (
+        cls,
+        -1,
+        0,
+        b"",
+        tuple(range(len(info.fields))),
+        (),
+        unknown_key(cls, cls) if keeps else None,
+        bool(getattr(cls, "__dictoffset__", 0)),
+        reads,
+        False,
+        _ctor_spec(info, info.fields, index),
+    )
+    return (0, get_unknown, set_unknown, (level,))
 
 
 def _zero_like(default: Any, vt: ValueType) -> bool:
@@ -612,16 +792,18 @@ _ENTRY_POINTS = ("serialize", "deserialize", "measure")  # modes 0, 1, 2 of entr
 def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
     """``(init_mode, init_value, absent_mode, absent_value)``: what a field holds before
     decoding and what it becomes when absent, as the generated decoder does it."""
-    if f.label is Label.REPEATED:
+    label = f.label
+    if label is _REPEATED:
         return INIT_LIST, None, ABSENT_NONE, None
-    if f.label is Label.MAP:
+    if label is _MAP:
         return INIT_DICT, None, ABSENT_NONE, None
-    if f.value.kind is Kind.MESSAGE or f.required:
+    message = f.value.kind is _MESSAGE
+    if message or f.required:
         if f.required:
             return INIT_NULL, None, ABSENT_REQUIRED, None
         if f.default_factory is not None:
             return INIT_NULL, None, ABSENT_FACTORY, f.default_factory
-        if f.label is Label.SINGULAR and f.value.kind is Kind.MESSAGE:
+        if label is _SINGULAR and message:
             if f.default is MISSING:
                 return INIT_NULL, None, ABSENT_EMPTY, None
             return INIT_NULL, None, ABSENT_VALUE, f.default
@@ -655,19 +837,22 @@ def _ctor_spec(
     kwnames: list[str] = []
     positional = True
     npositional = 0
-    mine = {f.name for f in fields}
+    # the names the object takes (all of index's when fields are every slot, as for a
+    # flat contract: the names are unique and each field is a slot)
+    every = len(index) == len(fields)
+    mine: set[str] = set() if every else {f.name for f in fields}
     for attr, init_name, kw_only in info.init_params:
-        found = index.get(attr) if attr in mine else None
-        if found is None or kw_only:
+        found = index.get(attr) if every or attr in mine else None
+        if found is None:  # not a field of the object: what follows goes by keyword
             positional = False
-        if found is None:
             continue
         call.append(found)
-        if positional:
+        if positional and not kw_only:
             npositional += 1
         else:
+            positional = False
             kwnames.append(init_name)
-    late = tuple(index[f.name] for f in fields if f.init_name is None)
+    late = tuple([index[f.name] for f in fields if f.init_name is None])
     return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
 
 

@@ -47,16 +47,17 @@ def init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
     ):
         return None
     declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
-    names = [f.name for f in declared]
+    names = [f.name for f in declared if f.init]
     arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
-    if sorted(arguments) != sorted(names) or any(not f.init for f in declared):
+    if len(names) != len(declared) or sorted(arguments) != sorted(names):
         return None  # an InitVar, or a field __init__ sets by itself
-    index = {f.name: i for i, f in enumerate(info.fields)}
-    if len(index) != len(names) or any(
-        n not in index or info.fields[index[n]].init_name != n for n in names
-    ):
+    if len(info.fields) != len(names):
         return None  # a dataclass field the contract leaves out (its default: __init__'s)
-    return tuple(index[n] for n in names)
+    index = {f.name: i for i, f in enumerate(info.fields) if f.init_name == f.name}
+    try:  # (loops, not generators: this runs for each contract a plan is made for)
+        return tuple([index[n] for n in names])
+    except KeyError:
+        return None  # a dataclass field the contract leaves out (its default: __init__'s)
 
 
 def merges_in_place(info: ContractInfo, flat: bool) -> bool:
