@@ -28,7 +28,7 @@ from .._core.contract import MISSING, FieldInfo, Label, ValueType, is_contract, 
 from .._core.types import INT_RANGES, Kind
 from .._core.wkt import NullValue
 from . import forms as _jsonforms
-from .plan import _form_key, _Plans, _plans, json_name
+from .plan import _form_key, _Plans, _plans, any_type_claim, json_name
 
 if TYPE_CHECKING:
     from .._model.codecs import CodecModel
@@ -325,13 +325,10 @@ def _any_types(model: CodecModel, plans: _Plans, ignore: bool) -> tuple[Any, ...
     claims = _names._CLAIMS
 
     def resolve(name: str) -> tuple[Any, ...] | None:
-        try:
-            cls = model.find(name)
-        except Exception:  # an ambiguous name: the reference says so
+        found = any_type_claim(model, name)
+        if found is None:
             return None
-        claimed = claims.get(name)
-        if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
-            return None
+        claimed, cls = found
         sub: Any = None
         json_kind = _json_payloads().get(cls)
         if cls is _wkt.Any:

@@ -37,7 +37,7 @@ from .._native.plan import KINDS, _reads_dict
 from . import forms as _jsonforms
 from . import times as _jsontimes
 from . import wkt as _jsonwkt
-from .plan import _form_key, _Options, _Plans, _plans
+from .plan import _form_key, _Options, _Plans, _plans, any_type_claim
 from .write import _NO_DEFAULT, _UNLESS_DEFAULT, _UNLESS_SAME_BITS, _EnumDefault, _field_step
 
 if TYPE_CHECKING:
@@ -345,13 +345,10 @@ def _any_types(plans: _Plans, opts: _Options) -> tuple[Any, ...]:
     model = plans.model
 
     def resolve(name: str) -> tuple[Any, ...] | None:
-        try:
-            cls = model.find(name)
-        except Exception:  # an ambiguous name: the reference says so
+        found = any_type_claim(model, name)
+        if found is None:
             return None
-        claimed = claims.get(name)
-        if cls is None or claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
-            return None
+        claimed, cls = found
         payload = _jsonwkt._PAYLOADS.get(cls)
         writer: Any = None
         decode: Any = model.deserialize

@@ -70,6 +70,26 @@ def shortest_float32(x: float) -> float:
     return x
 
 
+def any_type_claim(model: Any, name: str) -> tuple[list[Any], type] | None:
+    """The class an Any's ``"@type"`` ``name`` stands for in ``model``, for the C engine's
+    JSON, with the list of claims that gave it: the engine's per-name cache keeps an entry
+    only while ``names._CLAIMS[name]`` is still that very list (a declaration under the
+    name replaces the list).  None where the reference must answer instead: no class, or
+    an ambiguous name (the reference's error says which)."""
+    from .._core import names
+
+    try:
+        cls: type | None = model.find(name)
+    except Exception:  # an ambiguous name: the reference says so
+        return None
+    if cls is None:
+        return None
+    claimed = names._CLAIMS.get(name)
+    if claimed is None or len(claimed) != 1 or claimed[0]() is not cls:
+        return None
+    return claimed, cls
+
+
 def _show(value: Any) -> str:
     """A short rendering of a JSON value for error messages."""
     try:
