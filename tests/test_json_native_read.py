@@ -648,3 +648,15 @@ def test_mutated_top_level_lists() -> None:
         for _ in range(300):
             mutated = _mutate(text, rnd)
             assert _outcome(NAT, cls, mutated, False) == _outcome(PY, cls, mutated, False), mutated
+
+
+def test_nan_is_read_as_the_positive_quiet_nan_by_both_readers() -> None:
+    """``"NaN"`` gives the same NaN, bit for bit, on both readers (so the same bytes when
+    serialized): CPython 3.10's ``Py_NAN`` has the sign bit set, ``math.nan`` does not."""
+    import struct
+
+    text = '{"real": "NaN", "double": "NaN"}'
+    for model in (PY, NAT):
+        obj = model.from_json(All, text)
+        assert struct.pack("<d", obj.real).hex() == "000000000000f87f"
+        assert struct.pack("<d", obj.double).hex() == "000000000000f87f"

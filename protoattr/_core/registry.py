@@ -25,8 +25,9 @@ class Model(Protocol):
     def _hierarchy_changed(self, base: type) -> None: ...
 
 
-#: every live model (weakly: a model nobody holds goes away)
-_MODELS: weakref.WeakSet[Any] = weakref.WeakSet()
+#: every live model, by a weak reference that takes itself out when its model goes away
+#: (not a WeakSet: see models())
+_MODELS: dict[weakref.ref[Any], None] = {}
 _DEFAULT: list[Any] = []
 #: classes declared before the default model exists (protoattr's own, while it imports)
 _PENDING: list[type] = []
@@ -34,12 +35,23 @@ _PENDING: list[type] = []
 
 def register(model: Model) -> None:
     """Called by each model as it is created (under the declarations lock)."""
-    _MODELS.add(model)
+    _MODELS[weakref.ref(model, _forget)] = None
+
+
+def _forget(ref: weakref.ref[Any]) -> None:
+    _MODELS.pop(ref, None)
 
 
 def models() -> list[Model]:
-    """The live models, as a list (a model may go away while it is iterated)."""
-    return list(_MODELS)
+    """The live models, as a list.
+
+    ``list()`` of the dict of references is one C-level step that no other thread's
+    removal can interrupt.  Iterating a WeakSet was not: its removal callback checks
+    whether the set is being iterated and then discards, and an iteration that starts in
+    between raised "Set changed size during iteration" (seen on 3.10 in
+    tests/test_threads.py, a model collected while a subtype was declared)."""
+    refs = list(_MODELS)
+    return [m for m in (r() for r in refs) if m is not None]
 
 
 def set_default(model: Model) -> None:

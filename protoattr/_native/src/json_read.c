@@ -1123,7 +1123,10 @@ static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
         if (ch == '"') {
             if (jr_string(c, &s, &n, &ascii, &raw) < 0) return -1;
             if (n == 3 && memcmp(s, "NaN", 3) == 0) {
-                x = PyFloat_FromDouble(Py_NAN);
+                /* C99's NAN, positive as the Python reader's math.nan: CPython
+                 * 3.10's Py_NAN (HUGE_VAL * 0.) is negative on x86, and gcc folds
+                 * copysign/fabs of it to negative too */
+                x = PyFloat_FromDouble((double)NAN);
                 break;
             }
             if (n == 8 && memcmp(s, "Infinity", 8) == 0) {
