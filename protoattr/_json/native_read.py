@@ -274,16 +274,7 @@ def _wkt_message_kind(vt: ValueType) -> int | None:
 def _wkt_plan(model: CodecModel, cls: Any, kind: int) -> Any:
     """The binary plan of a well-known message, when its fields are the ones json_read.c
     gives its constructor; else ``None``."""
-    native = model._native
-    try:
-        if native is None or native.explain(cls) != "native":
-            return None
-    except Exception:  # the reference reports it
-        return None
-    spec = native.specs.get(cls)
-    if spec is None or [x[0] for x in spec[1]] != _WKT_MESSAGE_FIELDS[kind]:
-        return None
-    return native.plans[cls]
+    return _plan_with(model, cls, _WKT_MESSAGE_FIELDS[kind])
 
 
 def _is_any(vt: ValueType) -> bool:
@@ -370,7 +361,7 @@ def _payload(model: CodecModel, cls: Any) -> tuple[int, Any]:
 
     kind = _WKT_MESSAGE_KINDS.get(cls.__name__)
     if kind is not None and cls in (_wkt.Timestamp, _wkt.Duration, _wkt.FieldMask):
-        return kind, _plan_with(model, cls, _WKT_MESSAGE_FIELDS[kind])
+        return kind, _wkt_plan(model, cls, kind)
     for name, (contract, _) in _wkt.WRAPPERS.items():
         if contract is cls:
             return _KINDS[wkt._WRAPPER_KINDS[name]], _plan_with(model, cls, ["value"])
