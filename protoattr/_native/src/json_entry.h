@@ -103,4 +103,32 @@ static inline int json_entry_clear(JsonEntryHead *self) {
 #define JSON_ENTRY_MEMBERS                                                                 \
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(JsonEntryHead, vectorcall), READONLY, NULL},
 
+/* The payload type of an Any's type name, from the table native_read.py / native_write.py
+ * made for an entry's options, `sub` = (cache, resolve, claims, ...): the cache's entry
+ * (a 5-tuple whose item 0 is the claims list that named it) while protoattr._core.names
+ * still has that very list for the name, else what `resolve(name)` gives (it fills the
+ * cache).  A new reference; NULL with no error set: the reference decides (no class,
+ * an ambiguous name, anything not a 5-tuple); NULL with an error: an error. */
+static inline PyObject *json_any_entry(PyObject *sub, PyObject *name) {
+    PyObject *cache = PyTuple_GET_ITEM(sub, 0);
+    PyObject *claims = PyTuple_GET_ITEM(sub, 2);
+    PyObject *entry = PyDict_GetItemWithError(cache, name);
+    if (entry != NULL) {
+        PyObject *now = PyDict_GetItemWithError(claims, name);
+        if (now != NULL && now == PyTuple_GET_ITEM(entry, 0)) {
+            Py_INCREF(entry);
+            return entry;
+        }
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    entry = PyObject_CallOneArg(PyTuple_GET_ITEM(sub, 1), name);
+    if (entry == NULL || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5) {
+        Py_XDECREF(entry);
+        return NULL;
+    }
+    return entry;
+}
+
 #endif

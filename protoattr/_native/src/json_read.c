@@ -934,25 +934,12 @@ static int jv_field(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out) {
 
 static int jr_value(JCtx *c, const JVal *v, Py_ssize_t depth, PyObject **out);
 
-/* The payload type of an Any's type name: (claims list, class, kind, reader or plan,
- * serialize) from native_read.py's cache (its resolver fills it), valid while the
- * name's claims are the same list; NULL (no error): the reference decides. */
+/* The payload type of an Any's type name (json_any_entry): (claims list, class, kind,
+ * reader or plan, serialize); NULL (no error): the reference decides. */
 static PyObject *any_payload_type(const JVal *v, PyObject *name) {
-    PyObject *cache = PyTuple_GET_ITEM(v->sub, 0);
-    PyObject *claims = PyTuple_GET_ITEM(v->sub, 2);
-    PyObject *entry = PyDict_GetItemWithError(cache, name);
-    if (entry != NULL) {
-        PyObject *now = PyDict_GetItemWithError(claims, name);
-        if (now != NULL && now == PyTuple_GET_ITEM(entry, 0)) {
-            Py_INCREF(entry);
-            return entry;
-        }
-    }
-    if (PyErr_Occurred()) return NULL;
-    entry = PyObject_CallOneArg(PyTuple_GET_ITEM(v->sub, 1), name);
-    if (entry == NULL || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5
-        || !PyLong_Check(PyTuple_GET_ITEM(entry, 2))) {
-        Py_XDECREF(entry);
+    PyObject *entry = json_any_entry(v->sub, name);
+    if (entry != NULL && !PyLong_Check(PyTuple_GET_ITEM(entry, 2))) {
+        Py_DECREF(entry);
         return NULL;
     }
     return entry;

@@ -772,29 +772,10 @@ static int put_json_value(W *w, EngineState *st, const JValue *jv, PyObject *x, 
     return -1;
 }
 
-/* The payload type of an Any's type name, from native_write.py's cache (its resolver
- * fills it): (claims list, class, kind, writer, deserialize), valid while the name's
- * claims (protoattr._core.names) are the same list; NULL (no error): the reference's. */
+/* The payload type of an Any's type name (json_any_entry): (claims list, class, kind,
+ * writer, deserialize); NULL (no error): the reference's. */
 static PyObject *any_type(const JValue *jv, PyObject *name) {
-    PyObject *cache = PyTuple_GET_ITEM(jv->sub, 0);
-    PyObject *claims = PyTuple_GET_ITEM(jv->sub, 2);
-    PyObject *entry = PyDict_GetItemWithError(cache, name);
-    if (entry != NULL) {
-        PyObject *now = PyDict_GetItemWithError(claims, name);
-        if (now != NULL && now == PyTuple_GET_ITEM(entry, 0)) {
-            Py_INCREF(entry);
-            return entry;
-        }
-    }
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    entry = PyObject_CallOneArg(PyTuple_GET_ITEM(jv->sub, 1), name);
-    if (entry == NULL || entry == Py_None || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5) {
-        Py_XDECREF(entry);
-        return NULL;
-    }
-    return entry;
+    return json_any_entry(jv->sub, name);
 }
 
 static int write_value(W *w, EngineState *st, const JValue *jv, PyObject *v, int level);
