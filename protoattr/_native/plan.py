@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from .._core import bcl as _bcl
 from .._core import convert as _convert
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
+from .._core.convert import surrogate_for
+from .._core.errors import ContractError
 from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
 from .._python.plain import init_assigns as _init_assigns
@@ -156,6 +158,8 @@ def _tag(number: int, wire_type: int) -> bytes:
 
 #: the tags of fields 1 to 15 (one byte each), by ``number << 3 | wire type``
 _ONE_BYTE = [bytes((key,)) for key in range(128)]
+#: the tags of fields 1 to 15 by number, then wire type (0 to 5)
+_SMALL_TAGS = [_ONE_BYTE[number << 3 : number << 3 | 6] for number in range(16)]
 
 
 def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
@@ -210,13 +214,26 @@ def _vet(
     oneofs = False
     for f in fields:
         # the fields _field compares with a default: singular, not required, no presence
-        if f.label is _SINGULAR and not f.required and f.value.kind not in _PRESENCE_KINDS:
-            try:
-                cmp = _default_cmp(f)
-            except _Unusual as exc:
-                return f"{f.where}: {exc}"
-            if cmps is not None:
-                cmps[id(f)] = cmp
+        if f.label is _SINGULAR and not f.required:
+            vt = f.value
+            kind = vt.kind
+            if kind in _PRESENCE_KINDS:
+                pass
+            elif (
+                type(f.default) is int
+                and vt.domain is None
+                and f.default_factory is None
+                and kind in _INTEGERS
+            ):  # _default_cmp's most common case, without its call
+                if cmps is not None:
+                    cmps[id(f)] = f.default
+            else:
+                try:
+                    cmp = _default_cmp(f)
+                except _Unusual as exc:
+                    return f"{f.where}: {exc}"
+                if cmps is not None:
+                    cmps[id(f)] = cmp
         if f.oneof is not None:
             oneofs = True
     if oneofs and len({_oneof_key(f) for f in fields if f.oneof is not None}) > 64:
@@ -270,14 +287,16 @@ def _default_cmp(f: FieldInfo) -> Any:
     return default
 
 
-def _reads_dict(cls: type, info: ContractInfo) -> bool:
+def _reads_dict(cls: type, info: ContractInfo, names: Any = None) -> bool:
     """Whether encode may read the fields from the instance ``__dict__``: the class has
-    one and no field is shadowed by a data descriptor or a custom attribute lookup."""
+    one and no field is shadowed by a data descriptor or a custom attribute lookup
+    (``names``: the names of ``info``'s fields, when the caller has them)."""
     if not getattr(cls, "__dictoffset__", 0):
         return False
     if cls.__getattribute__ is not object.__getattribute__:  # type: ignore[comparison-overlap]
         return False
-    remaining = {f.name for f in info.fields}  # each decided by the first class naming it
+    # each decided by the first class naming it
+    remaining = {f.name for f in info.fields} if names is None else set(names)
     for klass in cls.__mro__:
         namespace = vars(klass)
         found = remaining & namespace.keys()
@@ -328,6 +347,8 @@ class NativeBackend:
         #: value specs of the scalars, enums and well-known types planned so far, by the
         #: id of their (frozen) ValueType, kept with it: fields of a plain kind share one
         self._values: dict[int, tuple[ValueType, tuple[Any, ...]]] = {}
+        #: natively planned messages' value specs by (class, kind number, closed)
+        self._messages: dict[tuple[type, int, Any], tuple[Any, ...]] = {}
         #: enums' value specs by what they depend on (ids, kept by the first ValueType)
         self._enums: dict[tuple[Any, ...], tuple[ValueType, tuple[Any, ...]]] = {}
         #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
@@ -419,6 +440,8 @@ class NativeBackend:
         self.python.pop(cls, None)
         self.reasons.pop(cls, None)
         self.specs.pop(cls, None)
+        for like in [like for like in self._messages if like[0] is cls]:
+            del self._messages[like]  # (its old plan is not kept alive)
 
     # -- ahead-of-time modules (aot.py writes the specs; importing installs them) --
 
@@ -464,9 +487,6 @@ class NativeBackend:
     def message_list(self, item: type, fallback: Any) -> Any:
         """The codec of a top-level ``list[item]``: the engine's loop where ``item`` runs
         natively (``fallback``, the Python list codec, behind it), else ``fallback``."""
-        from .._core.convert import surrogate_for
-        from .._core.errors import ContractError
-
         if surrogate_for(item) is not None:
             return fallback
         try:
@@ -512,7 +532,7 @@ class NativeBackend:
         else:
             fields = tuple([self._field(f, 0) for f in slots])
         index = {f.name: i for i, f in enumerate(slots)}
-        reads = _reads_dict(cls, info)
+        reads = _reads_dict(cls, info, index if flat else None)
         if flat:
             hier = _flat_hier_spec(info, index, reads)
             level_ctor = hier[3][0][10]
@@ -577,6 +597,64 @@ class NativeBackend:
         return (position[cls], get_unknown, set_unknown, tuple(specs))
 
     def _field(self, f: FieldInfo, oneof: int) -> tuple[Any, ...]:
+        """A field's spec (see plan.c's field_setup): the common shapes are written out
+        here, each with only the decisions it needs; the rest go to :meth:`_any_field`."""
+        if f.group:
+            return self._any_field(f, oneof, None)
+        vt = f.value
+        kind = vt.kind
+        label = f.label
+        number = f.tag
+        known = self._values.get(id(vt))  # _value's cache, without its call
+        value = known[1] if known is not None and known[0] is vt else self._value(vt)
+        if number >= 16:
+            return self._any_field(f, oneof, value)
+        tags = _SMALL_TAGS[number]
+        if label is _SINGULAR:
+            if f.required or kind in _PRESENCE_KINDS:
+                return self._any_field(f, oneof, value)
+            # compared with its default, which _vet has just converted
+            cmp = self._cmps.pop(id(f), _Unusual)  # a class: never a default's form
+            if cmp is _Unusual:
+                cmp = _default_cmp(f)
+            factory = f.default_factory
+            key = f.key
+            if factory is None:
+                default = f.default
+                return (
+                    f.name, number, 0, f.packed, value,
+                    None if key is None else self._value(key),
+                    tags[_WIRE_TYPES[kind]], tags[2], ENC_DEFAULT, cmp,
+                    INIT_VALUE, None if default is MISSING else default, ABSENT_NONE, None,
+                    None, oneof,
+                )  # fmt: skip
+            return (
+                f.name, number, 0, f.packed, value, None if key is None else self._value(key),
+                tags[_WIRE_TYPES[kind]], tags[2], ENC_DEFAULT, cmp,
+                INIT_NULL, None, ABSENT_FACTORY, factory, None, oneof,
+            )  # fmt: skip
+        key = f.key
+        if label is _REPEATED:
+            container = f.container
+            return (
+                f.name, number, 2, f.packed, value, None if key is None else self._value(key),
+                tags[_WIRE_TYPES[kind]], tags[2], ENC_ALWAYS, None,
+                INIT_LIST, None, ABSENT_NONE, None,
+                container if container is not list else None, oneof,
+            )  # fmt: skip
+        if label is _MAP:
+            return (
+                f.name, number, 3, f.packed, value, None if key is None else self._value(key),
+                tags[_WIRE_TYPES[kind]], tags[2], ENC_ALWAYS, None,
+                INIT_DICT, None, ABSENT_NONE, None, None, oneof,
+            )  # fmt: skip
+        return self._any_field(f, oneof, value)
+
+    def _any_field(
+        self, f: FieldInfo, oneof: int, value: tuple[Any, ...] | None
+    ) -> tuple[Any, ...]:
+        """:meth:`_field` of every shape, each decision taken in turn (``value``: the
+        field's value spec when the caller has it)."""
         vt = f.value
         kind = vt.kind
         label = f.label
@@ -616,10 +694,7 @@ class NativeBackend:
             init_mode, init_value, absent_mode, absent_value = _initial(f)
             container = None
         group = f.group
-        known = self._values.get(id(vt))  # _value's cache, without its call
-        if known is not None and known[0] is vt and not group:
-            value = known[1]
-        else:
+        if value is None:
             value = self._value(vt, group)
         if (
             kind in _TIME_HELPERS
@@ -688,6 +763,18 @@ class NativeBackend:
             else:
                 sub, native = model._codec(target), False  # called back: looked up per call
         kind = GROUP_KIND if group else KINDS[vt.kind]
+        if vt.encode_with is None and vt.decode_with is None:  # conversion()'s first case
+            if not native:
+                return (kind, sub, False, None, False, vt.closed, None, None, None, CONV_NONE,
+                        None, None, None)  # fmt: skip
+            # one spec for the fields holding the same plan the same way (a stale one,
+            # whose plan was replaced, is told by its plan and made again)
+            like = (target, kind, vt.closed)
+            spec = self._messages.get(like)
+            if spec is None or spec[1] is not sub:
+                spec = self._messages[like] = (kind, sub, True, None, False, vt.closed, None,
+                                               None, None, CONV_NONE, None, None, None)  # fmt: skip
+            return spec
         return (kind, sub, native, None, False, vt.closed, None, None, None, *conversion(vt))
 
 
@@ -734,9 +821,36 @@ def _flat_hier_spec(info: ContractInfo, index: dict[str, int], reads: bool) -> t
         bool(getattr(cls, "__dictoffset__", 0)),
         reads,
         False,
-        _ctor_spec(info, info.fields, index),
+        _flat_ctor_spec(info, index),
     )
     return (0, get_unknown, set_unknown, (level,))
+
+
+def _flat_ctor_spec(info: ContractInfo, index: dict[str, int]) -> tuple[Any, ...]:
+    """``_ctor_spec(info, info.fields, index)`` of a flat contract, whose slots are its
+    fields in order (``index``: each one's name -> its position), without its cases."""
+    fields = info.fields
+    if info.construct != "init":
+        return (True, object.__new__, (), 0, None, tuple(range(len(fields))))
+    call: list[int] = []
+    get = index.get
+    params = info.init_params
+    rest = len(params)
+    for i, (attr, _, kw_only) in enumerate(params):  # positional while they last
+        found = get(attr)
+        if found is None or kw_only:
+            rest = i + (found is None)  # a param not a field: what follows is by keyword
+            break
+        call.append(found)
+    npositional = len(call)
+    kwnames = []
+    for attr, init_name, _ in params[rest:]:
+        found = get(attr)
+        if found is not None:
+            call.append(found)
+            kwnames.append(init_name)
+    late = tuple([i for i, f in enumerate(fields) if f.init_name is None])
+    return (False, info.cls, tuple(call), npositional, tuple(kwnames) or None, late)
 
 
 def _zero_like(default: Any, vt: ValueType) -> bool:
