@@ -440,8 +440,8 @@ class NativeBackend:
         self.python.pop(cls, None)
         self.reasons.pop(cls, None)
         self.specs.pop(cls, None)
-        for like in [like for like in self._messages if like[0] is cls]:
-            del self._messages[like]  # (its old plan is not kept alive)
+        for held in [held for held in self._messages if held[0] is cls]:
+            del self._messages[held]  # (its old plan is not kept alive)
 
     # -- ahead-of-time modules (aot.py writes the specs; importing installs them) --
 
@@ -769,12 +769,13 @@ class NativeBackend:
                         None, None, None)  # fmt: skip
             # one spec for the fields holding the same plan the same way (a stale one,
             # whose plan was replaced, is told by its plan and made again)
-            like = (target, kind, vt.closed)
-            spec = self._messages.get(like)
-            if spec is None or spec[1] is not sub:
-                spec = self._messages[like] = (kind, sub, True, None, False, vt.closed, None,
-                                               None, None, CONV_NONE, None, None, None)  # fmt: skip
-            return spec
+            held = (target, kind, vt.closed)
+            shared = self._messages.get(held)
+            if shared is None or shared[1] is not sub:
+                shared = (kind, sub, True, None, False, vt.closed, None, None, None,
+                          CONV_NONE, None, None, None)  # fmt: skip
+                self._messages[held] = shared
+            return shared
         return (kind, sub, native, None, False, vt.closed, None, None, None, *conversion(vt))
 
 
