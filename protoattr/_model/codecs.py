@@ -11,7 +11,6 @@ pays for generation.
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 import typing
 from collections.abc import Callable
@@ -258,6 +257,8 @@ class CodecModel:
                 children_of=self._children_of,
                 max_messages=max_messages,
             )
+            import dataclasses  # with the code generator: a native round trip needs neither
+
             det = dataclasses.replace(plain, codec_for=self._det_codec, deterministic=True)
             self._contexts = (plain, det)
         return self._contexts[deterministic]
@@ -576,6 +577,8 @@ class CodecModel:
                 if wrapper is None:
                     (item,) = typing.get_args(list_type)
                     name = f"ListOf{getattr(item, '__name__', 'Items')}"
+                    import dataclasses  # here: most programs never write a list of scalars
+
                     made = dataclasses.make_dataclass(
                         name,
                         [("items", list[item], field(1, default_factory=list))],  # type: ignore[valid-type]
