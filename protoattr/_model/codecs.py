@@ -11,7 +11,6 @@ pays for generation.
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 import typing
 from collections.abc import Callable
@@ -258,7 +257,7 @@ class CodecModel:
                 children_of=self._children_of,
                 max_messages=max_messages,
             )
-            det = dataclasses.replace(plain, codec_for=self._det_codec, deterministic=True)
+            det = plain.replace(codec_for=self._det_codec, deterministic=True)
             self._contexts = (plain, det)
         return self._contexts[deterministic]
 
@@ -574,6 +573,8 @@ class CodecModel:
             with self._lock:
                 wrapper = self._list_wrappers.get(list_type)
                 if wrapper is None:
+                    import dataclasses  # (only for a top-level list: rare)
+
                     (item,) = typing.get_args(list_type)
                     name = f"ListOf{getattr(item, '__name__', 'Items')}"
                     made = dataclasses.make_dataclass(
