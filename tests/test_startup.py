@@ -89,6 +89,17 @@ def test_plain_fields_share_their_options_and_others_keep_theirs() -> None:
     assert member(pa.field(3, metadata={"k": 1})) is member(pa.field(3))
     assert pa.field(3, metadata={"k": 1}).metadata["k"] == 1
     assert member(pa.field(True)) is not member(pa.field(1))  # a bool is no tag: refused later
+    # a plain field(tag) shares its metadata (read-only) and is the Field the long way makes
+    shared, long_way = pa.field(4, default=0), pa.field(4, default=0, metadata={})
+    assert shared.metadata is not long_way.metadata and shared.metadata == long_way.metadata
+    assert (shared.default, shared.default_factory) == (long_way.default, long_way.default_factory)
+    made = pa.field(4, default_factory=list)
+    assert made.default_factory is list and made.default is dataclasses.MISSING
+    assert pa.field(4).default is dataclasses.MISSING is pa.field(4).default_factory
+    with pytest.raises(TypeError):
+        shared.metadata[METADATA_KEY] = None  # type: ignore[index]
+    with pytest.raises(ValueError, match="both default and default_factory"):
+        pa.field(4, default=0, default_factory=list)
 
 
 #: what ``import protoattr`` alone leaves unimported besides LAZY: ``dataclasses`` (and the

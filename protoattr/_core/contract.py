@@ -935,6 +935,8 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     # split once here and read from these parts, never rebuilt or split again
     pending: list[tuple[_Declared, ProtoMember, Any, tuple[Any, ...]]] = []
     untagged: list[str] = []
+    markers: tuple[Any, ...]
+    only: Any
     for d in declared:
         if inherited and d.name in inherited:
             continue  # a base contract's field: travels in the base's message
@@ -1122,9 +1124,10 @@ def _is_reserved(tag: int, options: ContractOptions) -> bool:
 
 def _plainly_distinct_tags(fields: list[FieldInfo], options: ContractOptions) -> bool:
     """What :func:`_check_tags` checks of a contract that reserves nothing and declares no
-    extensions (most), in a few calls of builtins rather than a Python loop over the fields: distinct tags, all in 1..MAX_FIELD_NUMBER and none in
-    protobuf's 19000..19999.  False sends the contract to the full check, which says
-    which field is wrong (or passes it)."""
+    extensions (most), in a few calls of builtins rather than a Python loop over the
+    fields: distinct tags, all in 1..MAX_FIELD_NUMBER and none in protobuf's
+    19000..19999.  False sends the contract to the full check, which says which field
+    is wrong (or passes it)."""
     if options.reserved or options.extensions or not fields:
         return not fields
     tags = sorted(map(_TAG, fields))

@@ -162,6 +162,24 @@ def field(
     when set; on a plain ``T`` a value equal to ``d`` is not written and an
     absent field reads as ``d`` (proto2 without presence).
     """
+    make = _DATACLASS_FIELD or _dataclass_field()
+    if (
+        not dataclass_field_kwargs
+        and type(tag) is int
+        and required is False
+        and packed is None
+        and group is False
+        and oneof is None
+        and name is None
+        and wire_default is None
+    ):  # field(tag) with a default or none (most): one shared metadata dict per tag
+        shared = _PLAIN_METADATA.get(tag) or _plain_metadata(tag)
+        if default_factory is _UNSET:
+            if default is _UNSET:
+                return make(metadata=shared)
+            return make(default=default, metadata=shared)
+        if default is _UNSET:
+            return make(default_factory=default_factory, metadata=shared)
     metadata = dict(dataclass_field_kwargs.pop("metadata", None) or {})
     metadata[METADATA_KEY] = member(
         tag,
@@ -172,12 +190,24 @@ def field(
         name=name,
         wire_default=wire_default,
     )
-    make = _DATACLASS_FIELD or _dataclass_field()
     if default is not _UNSET:
         dataclass_field_kwargs["default"] = default
     if default_factory is not _UNSET:
         dataclass_field_kwargs["default_factory"] = default_factory
     return make(metadata=metadata, **dataclass_field_kwargs)
+
+
+#: the metadata of a plain ``field(tag)``, by tag: ``{METADATA_KEY: member(tag)}``, shared by
+#: every such field of that number (a Field's metadata is a read-only view of it, and
+#: protoattr never changes it); kept for as many tags as :data:`_PLAIN` keeps members
+_PLAIN_METADATA: dict[int, dict[str, ProtoMember]] = {}
+
+
+def _plain_metadata(tag: int) -> dict[str, ProtoMember]:
+    metadata = {METADATA_KEY: _plain(tag)}
+    if len(_PLAIN_METADATA) < _PLAIN_TAGS:
+        _PLAIN_METADATA[tag] = metadata
+    return metadata
 
 
 #: ``dataclasses.field``, once :func:`field` is first called (``import protoattr`` does not
