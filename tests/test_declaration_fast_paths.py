@@ -226,3 +226,39 @@ def test_tag_errors_name_the_first_wrong_field_in_declaration_order() -> None:
             a: int = field(3, default=0)
             b: int = field(1, default=0)
             c: int = field(3, default=0)
+
+
+def test_origin_and_args_answer_as_typing_does() -> None:
+    import collections.abc
+    from typing import Callable, Dict, List, Literal, Union  # noqa: UP035 (typing's aliases)
+
+    cases: list[Any] = [
+        list[int], dict[str, int], Optional[int], Union[int, str], int | None,  # noqa: UP007, UP045
+        List[int], Dict[str, int], Callable[[int], str],  # noqa: UP006
+        collections.abc.Callable[[int], str], collections.abc.Sequence[int], tuple[int, ...],
+        frozenset[int], set[int], int, Literal["a"], ClassVar[int], Sequence[int], str,
+        list[typing.ForwardRef("Leaf")], Optional[typing.ForwardRef("Leaf")],  # noqa: UP045
+    ]  # fmt: skip
+    for case in cases:
+        assert contract._origin(case) == typing.get_origin(case), case
+        assert contract._args(case) == typing.get_args(case), case
+
+
+def test_members_without_a_tag_are_numbered_with_or_without_implicit_fields() -> None:
+    @pa.proto_contract
+    @dataclasses.dataclass
+    class Numbered:
+        a: int = field(None, default=0)  # type: ignore[arg-type]
+        b: int = field(1, default=0)
+        c: int = field(None, default=0)  # type: ignore[arg-type]
+
+    tags = {f.name: f.tag for f in contract.resolve(Numbered).fields}
+    assert tags == {"b": 1, "a": 2, "c": 3}
+
+    @pa.proto_contract(implicit_fields=True)
+    @dataclasses.dataclass
+    class Implicit:
+        a: int = 0
+        b: int = field(1, default=0)
+
+    assert {f.name: f.tag for f in contract.resolve(Implicit).fields} == {"b": 1, "a": 2}

@@ -935,6 +935,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     # split once here and read from these parts, never rebuilt or split again
     pending: list[tuple[_Declared, ProtoMember, Any, tuple[Any, ...]]] = []
     untagged: list[str] = []
+    numbered = False  # some member has no tag (implicit_fields, field(None)): number it
     markers: tuple[Any, ...]
     only: Any
     for d in declared:
@@ -985,6 +986,8 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                     untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
         pending.append((d, mem, stripped, markers))
+        if tag is None:
+            numbered = True
     if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
@@ -999,10 +1002,13 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
             "if it is not part of the message"
         )
 
-    used = {p[1].tag for p in pending if p[1].tag is not None}
+    used = {p[1].tag for p in pending if p[1].tag is not None} if numbered else set()
     next_tag = 1
+    has_oneof = False
     for d, mem, stripped, markers in pending:
         tag = mem.tag
+        if mem.oneof is not None:
+            has_oneof = True
         if tag is None:
             while next_tag in used or 19000 <= next_tag <= 19999:
                 next_tag += 1
@@ -1012,7 +1018,7 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
 
     if not _plainly_distinct_tags(fields, options):
         _check_tags(qual, fields, options)  # in declaration order: the first wrong field
-    if any(f.oneof is not None for f in fields):
+    if has_oneof:
         _check_oneof_defaults(qual, fields, {p[0].name: p[0] for p in pending})
     fields.sort(key=_TAG)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
@@ -1191,8 +1197,8 @@ def _field_info(
     bare_metadata: Sequence[Any]
     if markers:  # Annotated[T, ...] is never a union itself (Optional goes inside)
         bare, bare_metadata = stripped, markers
-    elif type(stripped) not in _CLASS_TYPES and typing.get_origin(stripped) in _UNION_TYPES:
-        union_args = typing.get_args(stripped)
+    elif type(stripped) not in _CLASS_TYPES and _origin(stripped) in _UNION_TYPES:
+        union_args = _args(stripped)
         members = [a for a in union_args if a is not type(None)]
         if len(members) != 1 or len(union_args) != 2:
             raise ContractError(f"{where}: unions other than Optional[T] are not supported")
@@ -1201,7 +1207,7 @@ def _field_info(
         bare, bare_metadata = _split_annotated(members[0])
     else:
         bare, bare_metadata = stripped, ()
-    origin = None if type(bare) in _CLASS_TYPES else typing.get_origin(bare)
+    origin = None if type(bare) in _CLASS_TYPES else _origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
@@ -1217,7 +1223,7 @@ def _field_info(
         else:
             value = _value_of(where, bare, bare_metadata)
     else:
-        if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
+        if marker is None and origin in _MAP_ORIGINS and _args(bare) == (str, Any):
             from .wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
 
             marker = STRUCT_MARKER
@@ -1227,7 +1233,7 @@ def _field_info(
                 label = _OPTIONAL
                 optional = True
         elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
-            args = typing.get_args(bare)
+            args = _args(bare)
             if origin is tuple:
                 if len(args) != 2 or args[1] is not Ellipsis:
                     raise ContractError(f"{where}: only tuple[T, ...] is supported, not {bare!r}")
@@ -1241,7 +1247,7 @@ def _field_info(
             value = _value_type(where, args[0])
             label = _REPEATED
         elif origin in _MAP_ORIGINS:
-            args = typing.get_args(bare)
+            args = _args(bare)
             if len(args) != 2:
                 raise ContractError(f"{where}: {bare!r} needs key and value types")
             key = _value_type(where, args[0])
@@ -1317,6 +1323,35 @@ def _field_info(
         wire_default,
         qual,
     )
+
+
+#: the alias classes of ``list[T]``, ``Optional[T]``/``Union[...]`` and ``T | None``: their
+#: ``typing.get_origin``/``get_args`` are their ``__origin__``/``__args__`` (a union's origin
+#: is ``Union`` or ``types.UnionType`` itself), read directly by :func:`_origin` and
+#: :func:`_args` (typing's functions try a dozen alias classes first: a twentieth of a
+#: declaration); for a ``Callable[...]`` alias, whose arguments get_args regroups, and any
+#: other annotation, typing's functions answer
+_DIRECT_ALIASES = (types.GenericAlias, type(typing.Optional[int]))  # noqa: UP045 (typing's class)
+
+
+def _origin(tp: Any) -> Any:
+    """``typing.get_origin(tp)``, for an annotation that is no ``Annotated`` alias."""
+    kind = type(tp)
+    if kind in _DIRECT_ALIASES:
+        return tp.__origin__
+    if kind is types.UnionType:
+        return types.UnionType
+    return typing.get_origin(tp)
+
+
+def _args(tp: Any) -> tuple[Any, ...]:
+    """``typing.get_args(tp)``, for an annotation that is no ``Annotated`` alias."""
+    kind = type(tp)
+    if (kind in _DIRECT_ALIASES and tp.__origin__ is not collections.abc.Callable) or (
+        kind is types.UnionType
+    ):
+        return tp.__args__  # type: ignore[no-any-return]
+    return typing.get_args(tp)
 
 
 #: the types of plain classes (``int``, a dataclass, an enum): never generic aliases, so
