@@ -118,7 +118,7 @@ def test_enum_value_types_are_shared_and_closing_an_enum_later_still_counts() ->
     assert first[0].value is first[1].value  # one value type for the open enum
     assert first[0].value.closed is False
     assert second[0].value.closed is True
-    assert second[0].value == dataclasses.replace(first[0].value, closed=True)
+    assert second[0].value == first[0].value.replace(closed=True)
     # what the model does with it: an unknown number is kept aside only by Second
     data = bytes([8, 7])
     assert pa.deserialize(First, data).a == 7
@@ -173,3 +173,92 @@ def test_message_value_types_are_shared_per_contract_class() -> None:
 
 def test_python_version_gate() -> None:
     assert ((3, 11) <= sys.version_info < (3, 14)) == contract._PLAIN_HINTS
+
+
+def _tag_fields(tags: list[int]) -> list[contract.FieldInfo]:
+    value = contract.ValueType(Kind.INT64)
+    return [
+        contract.FieldInfo(f"f{i}", tag, contract.Label.SINGULAR, value, proto_name=f"f{i}")
+        for i, tag in enumerate(tags)
+    ]
+
+
+def test_the_quick_tag_check_passes_exactly_what_the_full_check_passes() -> None:
+    """_plainly_distinct_tags (builtins over the sorted tags) answers True only where
+    _check_tags raises nothing; where it says False the full check runs and names the field."""
+    import random
+
+    rng = random.Random(20)
+    edges = [0, 1, 2, 15, 16, 18999, 19000, 19500, 19999, 20000, 2**29 - 1, 2**29, -1]
+    plain = contract.ContractOptions()
+    reserving = contract.ContractOptions(reserved=(5,))
+    for _ in range(3000):
+        tags = [
+            rng.choice(edges) if rng.random() < 0.3 else rng.randint(1, 40)
+            for _ in range(rng.randint(0, 6))
+        ]
+        fields = _tag_fields(tags)
+        try:
+            contract._check_tags("C", fields, plain)
+            full = True
+        except pa.ContractError:
+            full = False
+        assert contract._plainly_distinct_tags(fields, plain) is full, tags
+        if fields:  # options the quick check does not read: always the full check
+            assert contract._plainly_distinct_tags(fields, reserving) is False
+
+
+def test_tag_errors_name_the_first_wrong_field_in_declaration_order() -> None:
+    with pytest.raises(pa.ContractError, match=r"\.C\.b: tag 19000 is in 19000\.\.19999"):
+
+        @pa.proto_contract
+        @dataclasses.dataclass
+        class C:
+            a: int = field(30, default=0)
+            b: int = field(19000, default=0)
+            c: int = field(0, default=0)
+
+    with pytest.raises(pa.ContractError, match=r"\.D\.c: tag 3 is already used by a$"):
+
+        @pa.proto_contract
+        @dataclasses.dataclass
+        class D:
+            a: int = field(3, default=0)
+            b: int = field(1, default=0)
+            c: int = field(3, default=0)
+
+
+def test_origin_and_args_answer_as_typing_does() -> None:
+    import collections.abc
+    from typing import Callable, Dict, List, Literal, Union  # noqa: UP035 (typing's aliases)
+
+    cases: list[Any] = [
+        list[int], dict[str, int], Optional[int], Union[int, str], int | None,  # noqa: UP007, UP045
+        List[int], Dict[str, int], Callable[[int], str],  # noqa: UP006
+        collections.abc.Callable[[int], str], collections.abc.Sequence[int], tuple[int, ...],
+        frozenset[int], set[int], int, Literal["a"], ClassVar[int], Sequence[int], str,
+        list[typing.ForwardRef("Leaf")], Optional[typing.ForwardRef("Leaf")],  # noqa: UP045
+    ]  # fmt: skip
+    for case in cases:
+        assert contract._origin(case) == typing.get_origin(case), case
+        assert contract._args(case) == typing.get_args(case), case
+
+
+def test_members_without_a_tag_are_numbered_with_or_without_implicit_fields() -> None:
+    @pa.proto_contract
+    @dataclasses.dataclass
+    class Numbered:
+        a: int = field(None, default=0)  # type: ignore[arg-type]
+        b: int = field(1, default=0)
+        c: int = field(None, default=0)  # type: ignore[arg-type]
+
+    tags = {f.name: f.tag for f in contract.resolve(Numbered).fields}
+    assert tags == {"b": 1, "a": 2, "c": 3}
+
+    @pa.proto_contract(implicit_fields=True)
+    @dataclasses.dataclass
+    class Implicit:
+        a: int = 0
+        b: int = field(1, default=0)
+
+    assert {f.name: f.tag for f in contract.resolve(Implicit).fields} == {"b": 1, "a": 2}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -90,117 +89,103 @@ def test_plain_fields_share_their_options_and_others_keep_theirs() -> None:
     assert member(pa.field(3, metadata={"k": 1})) is member(pa.field(3))
     assert pa.field(3, metadata={"k": 1}).metadata["k"] == 1
     assert member(pa.field(True)) is not member(pa.field(1))  # a bool is no tag: refused later
-
-
-#: the contract layer's dataclasses, made dataclasses when their first instance is
-#: (``protoattr._core.lazy_dataclass``): about a millisecond each of ``import protoattr``
-LAZY_DATACLASSES = (
-    "protoattr._core.fields.ProtoMember",
-    "protoattr._core.contract.ValueType",
-    "protoattr._core.contract.FieldInfo",
-    "protoattr._core.contract.ContractOptions",
-    "protoattr._core.contract.ContractInfo",
-)
-
-
-def _built_after(code: str) -> dict[str, bool]:
-    script = (
-        "import importlib, protoattr\nfrom protoattr._core.lazy_dataclass import built\n"
-        f"{code}\n"
-        f"for name in {LAZY_DATACLASSES!r}:\n"
-        "    module, _, cls = name.rpartition('.')\n"
-        "    print(name, built(getattr(importlib.import_module(module), cls)))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
-    return {name: flag == "True" for name, flag in (line.split() for line in out.splitlines())}
-
-
-def test_import_protoattr_builds_none_of_the_contract_dataclasses() -> None:
-    assert not any(_built_after("").values())
-    declared = _built_after(
-        "import dataclasses, protoattr as pa\n"
-        "@pa.proto_contract\n@dataclasses.dataclass\nclass P:\n    x: int = pa.field(1)\n"
-        "assert pa.deserialize(P, pa.serialize(P(5))) == P(5)"
-    )
-    assert all(declared.values()), declared
-
-
-def test_a_lazy_dataclass_behaves_as_the_decorator_makes_it() -> None:
-    import dataclasses
-    import threading
-
-    from protoattr._core.lazy_dataclass import built, dataclass
-
-    @dataclass(frozen=True)
-    class Point:
-        """A point."""
-
-        x: int
-        y: int = 0
-        tags: tuple[str, ...] = dataclasses.field(default=())
-
-    @dataclasses.dataclass(frozen=True)
-    class Eager:
-        """A point."""
-
-        x: int
-        y: int = 0
-        tags: tuple[str, ...] = dataclasses.field(default=())
-
-    assert not built(Point) and not dataclasses.is_dataclass(Point)
-    made: list[Point] = []
-    threads = [threading.Thread(target=lambda: made.append(Point(1, y=2))) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert built(Point) and dataclasses.is_dataclass(Point)
-    p = Point(1, 2)
-    assert made == [p] * 4 and p == Point(1, 2) and p != Point(2, 2)
-    assert repr(p) == repr(Eager(1, 2)).replace("Eager", "Point")
-    assert hash(p) == hash(Point(1, 2))
-    assert dataclasses.replace(p, y=5) == Point(1, 5)
-    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "tags"]
-    assert Point.__doc__ == "A point." and Point.__match_args__ == ("x", "y", "tags")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        p.x = 3  # type: ignore[misc]
+    # a plain field(tag) shares its metadata (read-only) and is the Field the long way makes
+    shared, long_way = pa.field(4, default=0), pa.field(4, default=0, metadata={})
+    assert shared.metadata is not long_way.metadata and shared.metadata == long_way.metadata
+    assert (shared.default, shared.default_factory) == (long_way.default, long_way.default_factory)
+    made = pa.field(4, default_factory=list)
+    assert made.default_factory is list and made.default is dataclasses.MISSING
+    assert pa.field(4).default is dataclasses.MISSING is pa.field(4).default_factory
     with pytest.raises(TypeError):
-        Point()  # type: ignore[call-arg]
+        shared.metadata[METADATA_KEY] = None  # type: ignore[index]
+    with pytest.raises(ValueError, match="both default and default_factory"):
+        pa.field(4, default=0, default_factory=list)
 
 
-def test_a_lazy_dataclass_made_while_another_thread_builds_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A thread that makes an instance while another thread's first instance is
-    building the class waits for it (it used to find no ``__init__`` in that window)."""
-    import dataclasses
-    import threading
-    import types
+#: what ``import protoattr`` alone leaves unimported besides LAZY: ``dataclasses`` (and the
+#: ``inspect``, ``ast``, ``dis`` and ``tokenize`` it imports) is for programs with dataclasses,
+#: which import it themselves; ``threading``'s locks are ``_thread``'s
+NOT_AT_IMPORT = ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading")
 
-    from protoattr._core import lazy_dataclass
 
-    building = threading.Event()
+def test_import_protoattr_imports_neither_dataclasses_nor_threading() -> None:
+    loaded = _modules_after("import protoattr")
+    assert not [m for m in (*LAZY, *NOT_AT_IMPORT) if m in loaded]
 
-    def slow_dataclass(cls: type, **options: object) -> type:
-        building.set()
-        time.sleep(0.1)  # the window another thread's instance falls in
-        return dataclasses.dataclass(cls, **options)  # type: ignore[call-overload, no-any-return]
 
-    monkeypatch.setattr(
-        lazy_dataclass, "dataclasses", types.SimpleNamespace(dataclass=slow_dataclass)
+def test_contracts_of_attrs_classes_need_no_dataclasses() -> None:
+    loaded = _modules_after(
+        "import sys, attrs\n"
+        "had = 'dataclasses' in sys.modules\n"
+        "import protoattr as pa\n"
+        "from typing import Annotated, Optional\n"
+        "@pa.proto_contract\n@attrs.define\nclass Leaf:\n"
+        "    n: Annotated[int, pa.member(1)] = 0\n"
+        "@pa.proto_contract\n@attrs.define\nclass A:\n"
+        "    x: Annotated[str, pa.member(1)] = ''\n"
+        "    leaf: Annotated[Optional[Leaf], pa.member(2)] = None\n"
+        "a = A('x', Leaf(3))\n"
+        "assert pa.deserialize(A, pa.serialize(a)) == a\n"
+        "assert had or 'dataclasses' not in sys.modules, 'imported dataclasses'"
     )
+    assert "protoattr._core.contract" in loaded
 
-    @lazy_dataclass.dataclass(frozen=True)
-    class Pair:
-        a: int
-        b: int = 2
 
-    made: list[object] = []
-    first = threading.Thread(target=lambda: made.append(Pair(1)))
-    first.start()
-    assert building.wait(5)
-    second = Pair(3, b=4)  # while `first` is inside the decorator
-    first.join()
-    assert made == [Pair(1, 2)] and second == Pair(3, 4) and second.b == 4
+def test_the_contract_records_behave_as_dataclasses_of_the_same_fields() -> None:
+    """ValueType, FieldInfo, ContractOptions, ContractInfo and ProtoMember were dataclasses:
+    == over every field, hash for the frozen ones only, the same repr, replace()."""
+    import dataclasses
+
+    from protoattr._core.contract import ContractInfo, ContractOptions, FieldInfo, ValueType
+    from protoattr._core.fields import ProtoMember
+    from protoattr._core.record import FrozenError
+    from protoattr._core.types import Kind
+
+    for cls, frozen in (
+        (ValueType, True),
+        (ProtoMember, True),
+        (FieldInfo, False),
+        (ContractOptions, False),
+        (ContractInfo, False),
+    ):
+        twin = dataclasses.make_dataclass(
+            cls.__name__, list(cls._fields), frozen=frozen
+        )  # a dataclass of the same fields, in the same order
+        values = [f"v{i}" for i in range(len(cls._fields))]
+        record = object.__new__(cls)
+        for name, value in zip(cls._fields, values, strict=True):
+            object.__setattr__(record, name, value)
+        assert repr(record) == repr(twin(*values)).replace(twin.__qualname__, cls.__qualname__)
+        same = record.replace()
+        assert same == record and same is not record and not same.__ne__(record)
+        changed = record.replace(**{cls._fields[-1]: "other"})
+        assert changed != record and getattr(changed, cls._fields[-1]) == "other"
+        assert getattr(record, cls._fields[-1]) == values[-1]  # the original is unchanged
+        assert record != values and record.__eq__(values) is NotImplemented
+        with pytest.raises(TypeError, match="no field 'nope'"):
+            record.replace(nope=1)
+        if frozen:
+            assert hash(same) == hash(record) == hash(twin(*values))
+            with pytest.raises(FrozenError):
+                record.__setattr__(cls._fields[0], 1)
+            with pytest.raises(AttributeError):
+                del record.__dict__  # no instance dict either
+        else:
+            assert cls.__hash__ is None
+            setattr(record, cls._fields[0], 1)
+            assert getattr(record, cls._fields[0]) == 1
+            with pytest.raises(AttributeError):
+                record.surprise = 1  # type: ignore[attr-defined]  # slots: no stray attributes
+
+    # the constructors' defaults are the dataclasses' were
+    assert ValueType(Kind.INT32) == ValueType(
+        Kind.INT32, None, False, None, None, None, None, False
+    )
+    assert ProtoMember(3) == ProtoMember(3, False, None, False, None, None, None)
+    assert ContractOptions().preserve_unknown is True and ContractOptions().reserved == ()
+    info = ContractInfo(int, ContractOptions(), [], "init", False)
+    assert (
+        info.init_params == []
+        and info.init_params
+        is not ContractInfo(int, ContractOptions(), [], "init", False).init_params
+    )

@@ -8,20 +8,19 @@ generates code; :mod:`protoattr._python.codegen` reads the infos built here.
 
 from __future__ import annotations
 
+import _thread  # threading's locks, without importing threading (see record.py)
+import bisect
 import collections.abc
-import dataclasses
 import datetime
 import enum
 import functools
-import inspect
 import operator
 import sys
-import threading
 import types
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, Union
+from typing import Any, TypeVar, Union
 
 from . import bcl as _bcl
 from . import convert as _convert
@@ -29,13 +28,9 @@ from . import names as _names
 from . import registry
 from .errors import ContractError
 from .fields import IGNORE, METADATA_KEY, ProtoMember
+from .record import Record
 from .types import BCL_KINDS, INT_RANGES, MAP_KEY_KINDS, PACKABLE, Kind
 from .wire import MAX_FIELD_NUMBER
-
-if TYPE_CHECKING:  # checkers see the decorator itself
-    from dataclasses import dataclass as _lazy_dataclass
-else:  # made a dataclass when the first instance is (see lazy_dataclass)
-    from .lazy_dataclass import dataclass as _lazy_dataclass
 
 __all__ = ["ContractInfo", "FieldInfo", "Label", "ValueType", "proto_contract"]
 
@@ -51,6 +46,8 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+#: how a frozen record's ``__init__`` sets its fields
+_set = object.__setattr__
 
 
 class Label(enum.Enum):
@@ -78,20 +75,49 @@ _OPTIONAL = Label.OPTIONAL
 _SINGULAR = Label.SINGULAR
 
 
-@_lazy_dataclass(frozen=True)
-class ValueType:
+class ValueType(Record, frozen=True):
     """The type of one value on the wire (a field's element type for repeated/map)."""
 
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "kind",
+        "py_type",  # the enum class or the contract class
+        "closed",  # closed enum: unknown numbers go to the unknown fields
+        # for types that travel as another kind (Decimal, UUID, date, surrogates):
+        "domain",  # the Python type users hold
+        "encode_with",  # domain value -> wire-kind value
+        "decode_with",  # wire-kind value -> domain value
+        "zero",  # the domain zero (the default of a singular field without one)
+        "with_kind",  # BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
+        "__weakref__",
+    )
     kind: Kind
-    py_type: type | None = None  # the enum class or the contract class
-    closed: bool = False  # closed enum: unknown numbers go to the unknown fields
-    #: for types that travel as another kind (Decimal, UUID, date, surrogates):
-    domain: type | None = None  # the Python type users hold
-    encode_with: Callable[[Any], Any] | None = None  # domain value -> wire-kind value
-    decode_with: Callable[[Any], Any] | None = None  # wire-kind value -> domain value
-    zero: Any = None  # the domain zero (the default of a singular field without one)
-    #: BCL_DATETIME: write the kind too (protobuf-net's IncludeDateTimeKind)
-    with_kind: bool = False
+    py_type: type | None
+    closed: bool
+    domain: type | None
+    encode_with: Callable[[Any], Any] | None
+    decode_with: Callable[[Any], Any] | None
+    zero: Any
+    with_kind: bool
+
+    def __init__(
+        self,
+        kind: Kind,
+        py_type: type | None = None,
+        closed: bool = False,
+        domain: type | None = None,
+        encode_with: Callable[[Any], Any] | None = None,
+        decode_with: Callable[[Any], Any] | None = None,
+        zero: Any = None,
+        with_kind: bool = False,
+    ) -> None:
+        _set(self, "kind", kind)
+        _set(self, "py_type", py_type)
+        _set(self, "closed", closed)
+        _set(self, "domain", domain)
+        _set(self, "encode_with", encode_with)
+        _set(self, "decode_with", decode_with)
+        _set(self, "zero", zero)
+        _set(self, "with_kind", with_kind)
 
     @property
     def is_message(self) -> bool:
@@ -105,68 +131,184 @@ class ValueType:
         return self.kind.value
 
 
-@_lazy_dataclass()
-class FieldInfo:
+class FieldInfo(Record):
     """One protobuf field of a contract, fully resolved."""
 
-    name: str  # the attribute
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "name",  # the attribute
+        "tag",
+        "label",
+        "value",
+        "key",  # map keys
+        "container",  # for repeated fields: list or tuple
+        "packed",
+        "required",
+        "group",
+        "oneof",
+        "proto_name",
+        "init_name",  # the __init__ keyword, None when not an init argument
+        "default",  # the value a missing field decodes to
+        "default_factory",
+        # the ``[default = d]`` of an explicit-presence field (``None`` absent, ``d`` to peers)
+        "wire_default",
+        "owner",  # "Class.attr", for messages
+        "__weakref__",
+    )
+    name: str
     tag: int
     label: Label
     value: ValueType
-    key: ValueType | None = None  # map keys
-    container: type = list  # for repeated fields: list or tuple
-    packed: bool = False
-    required: bool = False
-    group: bool = False
-    oneof: str | None = None
-    proto_name: str = ""
-    init_name: str | None = None  # the __init__ keyword, None when not an init argument
-    default: Any = MISSING  # the value a missing field decodes to
-    default_factory: Callable[[], Any] | None = None
-    #: the ``[default = d]`` of an explicit-presence field (``None`` absent, ``d`` to peers)
-    wire_default: Any = None
-    owner: str = ""  # "Class.attr", for messages
+    key: ValueType | None
+    container: type
+    packed: bool
+    required: bool
+    group: bool
+    oneof: str | None
+    proto_name: str
+    init_name: str | None
+    default: Any
+    default_factory: Callable[[], Any] | None
+    wire_default: Any
+    owner: str
+
+    def __init__(
+        self,
+        name: str,
+        tag: int,
+        label: Label,
+        value: ValueType,
+        key: ValueType | None = None,
+        container: type = list,
+        packed: bool = False,
+        required: bool = False,
+        group: bool = False,
+        oneof: str | None = None,
+        proto_name: str = "",
+        init_name: str | None = None,
+        default: Any = MISSING,
+        default_factory: Callable[[], Any] | None = None,
+        wire_default: Any = None,
+        owner: str = "",
+    ) -> None:
+        self.name = name
+        self.tag = tag
+        self.label = label
+        self.value = value
+        self.key = key
+        self.container = container
+        self.packed = packed
+        self.required = required
+        self.group = group
+        self.oneof = oneof
+        self.proto_name = proto_name
+        self.init_name = init_name
+        self.default = default
+        self.default_factory = default_factory
+        self.wire_default = wire_default
+        self.owner = owner
 
     @property
     def where(self) -> str:
         return f"{self.owner}.{self.name}"
 
 
-@_lazy_dataclass()
-class ContractOptions:
+class ContractOptions(Record):
     """What ``@proto_contract(...)`` was given."""
 
-    implicit_fields: bool = False
-    reserved: tuple[int | str | range, ...] = ()
-    subtype_tag: int | None = None
-    name: str | None = None
-    preserve_unknown: bool = True
-    #: ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
-    package: str | None = None
-    #: ``extensions=``: the inclusive field-number ranges other declarations may extend
-    extensions: tuple[tuple[int, int], ...] = ()
-    #: every scalar's Python default is also its ``wire_default`` (protobuf-net's
-    #: ``[DefaultValue]`` on every member; protoattr 0.x's behaviour)
-    wire_defaults: bool = False
-    #: protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
-    compatibility_level: int | None = None
-    #: protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields; None: the model's
-    include_date_time_kind: bool | None = None
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "implicit_fields",
+        "reserved",
+        "subtype_tag",
+        "name",
+        "preserve_unknown",
+        # ``package=`` (``ContractInfo.package`` falls back to ``__protobuf_package__``)
+        "package",
+        # ``extensions=``: the inclusive field-number ranges other declarations may extend
+        "extensions",
+        # every scalar's Python default is also its ``wire_default`` (protobuf-net's
+        # ``[DefaultValue]`` on every member; protoattr 0.x's behaviour)
+        "wire_defaults",
+        # protobuf-net's CompatibilityLevel (200, 240, 300); None: the model's
+        "compatibility_level",
+        # protobuf-net's IncludeDateTimeKind for this contract's bcl.DateTime fields;
+        # None: the model's
+        "include_date_time_kind",
+    )
+    implicit_fields: bool
+    reserved: tuple[int | str | range, ...]
+    subtype_tag: int | None
+    name: str | None
+    preserve_unknown: bool
+    package: str | None
+    extensions: tuple[tuple[int, int], ...]
+    wire_defaults: bool
+    compatibility_level: int | None
+    include_date_time_kind: bool | None
+
+    def __init__(
+        self,
+        implicit_fields: bool = False,
+        reserved: tuple[int | str | range, ...] = (),
+        subtype_tag: int | None = None,
+        name: str | None = None,
+        preserve_unknown: bool = True,
+        package: str | None = None,
+        extensions: tuple[tuple[int, int], ...] = (),
+        wire_defaults: bool = False,
+        compatibility_level: int | None = None,
+        include_date_time_kind: bool | None = None,
+    ) -> None:
+        self.implicit_fields = implicit_fields
+        self.reserved = reserved
+        self.subtype_tag = subtype_tag
+        self.name = name
+        self.preserve_unknown = preserve_unknown
+        self.package = package
+        self.extensions = extensions
+        self.wire_defaults = wire_defaults
+        self.compatibility_level = compatibility_level
+        self.include_date_time_kind = include_date_time_kind
 
 
-@_lazy_dataclass()
-class ContractInfo:
+class ContractInfo(Record):
     """A contract class, resolved: its own fields in tag order and how to build it."""
 
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "cls",
+        "options",
+        "fields",
+        "construct",  # "init" (call the class) or "setattr" (plain classes)
+        "frozen",
+        # ``(attribute, init keyword, keyword-only)`` of every ``__init__`` parameter, in order
+        "init_params",
+        "validated",  # constructing it validates (pydantic): a refused value is a DecodeError
+        "__weakref__",
+    )
     cls: type
     options: ContractOptions
     fields: list[FieldInfo]
-    construct: str  # "init" (call the class) or "setattr" (plain classes)
+    construct: str
     frozen: bool
-    #: ``(attribute, init keyword, keyword-only)`` of every ``__init__`` parameter, in order
-    init_params: list[tuple[str, str, bool]] = dataclasses.field(default_factory=list)
-    #: constructing it validates (pydantic): a refused value is a DecodeError
-    validated: bool = False
+    init_params: list[tuple[str, str, bool]]
+    validated: bool
+
+    def __init__(
+        self,
+        cls: type,
+        options: ContractOptions,
+        fields: list[FieldInfo],
+        construct: str,
+        frozen: bool,
+        init_params: list[tuple[str, str, bool]] | None = None,
+        validated: bool = False,
+    ) -> None:
+        self.cls = cls
+        self.options = options
+        self.fields = fields
+        self.construct = construct
+        self.frozen = frozen
+        self.init_params = [] if init_params is None else init_params
+        self.validated = validated
 
     @property
     def name(self) -> str:
@@ -211,6 +353,9 @@ def _is_attrs(cls: object) -> bool:
 
 
 def _marker(metadata: Sequence[Any]) -> ValueMarker | None:
+    if len(metadata) == 1:  # (most: pa.int32's kind)
+        only = metadata[0]
+        return only if isinstance(only, ValueMarker) else None
     found = [m for m in metadata if isinstance(m, ValueMarker)]
     return found[-1] if found else None
 
@@ -219,7 +364,7 @@ def _marker(metadata: Sequence[Any]) -> ValueMarker | None:
 _DECLARED: weakref.WeakKeyDictionary[type, ContractOptions] = weakref.WeakKeyDictionary()
 _RESOLVED: weakref.WeakKeyDictionary[type, ContractInfo] = weakref.WeakKeyDictionary()
 _LOCALS: weakref.WeakKeyDictionary[type, dict[str, Any]] = weakref.WeakKeyDictionary()
-_LOCK = threading.RLock()
+_LOCK = _thread.RLock()
 
 
 # Subtypes declared with @proto_contract(subtype_tag=N): base -> {tag: subclass}.
@@ -258,8 +403,7 @@ def _inherit_bcl_options(cls: type, options: ContractOptions) -> ContractOptions
         kind is not None or inherited.include_date_time_kind is None
     ):
         return options
-    return dataclasses.replace(
-        options,
+    return options.replace(
         compatibility_level=inherited.compatibility_level if level is None else level,
         include_date_time_kind=inherited.include_date_time_kind if kind is None else kind,
     )
@@ -520,6 +664,12 @@ def _has_forward_ref(annotation: Any) -> bool:
     return False
 
 
+def _get_annotations(klass: type) -> dict[str, Any]:
+    import inspect  # (Python 3.10 only: inspect is not imported by ``import protoattr``)
+
+    return inspect.get_annotations(klass)
+
+
 def _evaluated_annotations(cls: type, localns: dict[str, Any]) -> dict[str, Any]:
     """``cls``'s annotations (its bases' first), each string evaluated in the module of
     the class that wrote it: ``get_type_hints`` without its check that every hint is a
@@ -529,7 +679,7 @@ def _evaluated_annotations(cls: type, localns: dict[str, Any]) -> dict[str, Any]
     for klass in reversed(cls.__mro__):
         module = sys.modules.get(klass.__module__)
         namespace = dict(vars(module)) if module is not None else {}
-        for name, value in inspect.get_annotations(klass).items():
+        for name, value in _get_annotations(klass).items():
             hints[name] = eval(value, namespace, localns) if isinstance(value, str) else value
     return hints
 
@@ -595,7 +745,9 @@ class _Declared:
 def _declared_attributes(cls: type, hints: dict[str, Any]) -> tuple[list[_Declared], str, bool]:
     """The class's attributes, in declaration order, whatever kind of class it is."""
     found: list[_Declared] = []
-    if dataclasses.is_dataclass(cls):
+    if _is_dataclass(cls):
+        import dataclasses  # a dataclass exists: dataclasses is imported already
+
         params = getattr(cls, "__dataclass_params__", None)
         frozen = bool(getattr(params, "frozen", False))
         missing: Any = dataclasses.MISSING  # (read once: a module attribute)
@@ -696,15 +848,28 @@ def _pydantic_attributes(cls: Any, hints: dict[str, Any]) -> tuple[list[_Declare
 
 
 def _is_tagged_field(value: Any) -> bool:
-    """A ``dataclasses.Field`` made by :func:`protoattr.field`."""
-    return isinstance(value, dataclasses.Field) and METADATA_KEY in value.metadata
+    """A ``dataclasses.Field`` made by :func:`protoattr.field` (none exists before
+    dataclasses is imported)."""
+    dataclasses = sys.modules.get("dataclasses")
+    return (
+        dataclasses is not None
+        and isinstance(value, dataclasses.Field)
+        and METADATA_KEY in value.metadata
+    )
+
+
+def _is_dataclass(obj: object) -> bool:
+    """``dataclasses.is_dataclass(obj)`` without importing dataclasses (``import protoattr``
+    does not: see :mod:`protoattr._core.record`): a dataclass carries
+    ``__dataclass_fields__``, and only a program that imported dataclasses has one."""
+    return hasattr(obj if isinstance(obj, type) else type(obj), "__dataclass_fields__")
 
 
 def _check_decorator_order(cls: type, final: bool) -> None:
     """``@dataclass`` written above ``@proto_contract`` leaves ``field()`` objects as
     plain class attributes when the contract is declared.  That is unambiguous:
     resolve the contract on first use, once the dataclass decorator has run."""
-    if dataclasses.is_dataclass(cls) or _is_attrs(cls) or _pydantic_base(cls) is not None:
+    if _is_dataclass(cls) or _is_attrs(cls) or _pydantic_base(cls) is not None:
         return
     tagged = [name for name, value in vars(cls).items() if _is_tagged_field(value)]
     if not tagged:
@@ -721,7 +886,7 @@ def _check_decorator_order(cls: type, final: bool) -> None:
 def not_a_contract(cls: type) -> ContractError:
     """The error for a class used as a contract that is not one, saying why if it can."""
     qual = cls.__qualname__
-    if dataclasses.is_dataclass(cls) or _is_attrs(cls):
+    if _is_dataclass(cls) or _is_attrs(cls):
         for declared in list(_DECLARED):
             if (
                 declared is not cls
@@ -770,20 +935,28 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
     # split once here and read from these parts, never rebuilt or split again
     pending: list[tuple[_Declared, ProtoMember, Any, tuple[Any, ...]]] = []
     untagged: list[str] = []
+    numbered = False  # some member has no tag (implicit_fields, field(None)): number it
+    markers: tuple[Any, ...]
+    only: Any
     for d in declared:
         if inherited and d.name in inherited:
             continue  # a base contract's field: travels in the base's message
         annotation = d.annotation
         if isinstance(annotation, _ANNOTATED_ALIAS):
             stripped, metadata = _split_annotated(annotation)
-            members = [m for m in metadata if isinstance(m, ProtoMember)]
-            markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
-            ignored = any(m is IGNORE for m in metadata)
-            if d.member is not None:
-                members.append(d.member)
-            if len(members) > 1:
-                raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
-            mem = members[0] if members else None
+            only = metadata[0] if len(metadata) == 1 else IGNORE
+            if only is not IGNORE and not isinstance(only, ProtoMember):
+                # one marker that is no member (pa.int32's kind, pa.Timestamp's...): most
+                markers, ignored, mem = (only,), False, d.member
+            else:
+                members = [m for m in metadata if isinstance(m, ProtoMember)]
+                markers = tuple(m for m in metadata if not isinstance(m, ProtoMember))
+                ignored = any(m is IGNORE for m in metadata)
+                if d.member is not None:
+                    members.append(d.member)
+                if len(members) > 1:
+                    raise ContractError(f"{qual}.{d.name}: more than one field()/member() marker")
+                mem = members[0] if members else None
         else:  # a plain annotation (a field() gives the member): nothing to take apart
             stripped, markers, ignored, mem = annotation, (), False, d.member
         if ignored and mem is not None:
@@ -813,6 +986,8 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
                     untagged.append(d.name)  # not init=False (derived state, never decoded)
                 continue
         pending.append((d, mem, stripped, markers))
+        if tag is None:
+            numbered = True
     if untagged and not pending and options.subtype_tag is None:
         raise ContractError(
             f"{qual} has attributes ({', '.join(untagged)}) but no protobuf field, so it "
@@ -827,10 +1002,13 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
             "if it is not part of the message"
         )
 
-    used = {p[1].tag for p in pending if p[1].tag is not None}
+    used = {p[1].tag for p in pending if p[1].tag is not None} if numbered else set()
     next_tag = 1
+    has_oneof = False
     for d, mem, stripped, markers in pending:
         tag = mem.tag
+        if mem.oneof is not None:
+            has_oneof = True
         if tag is None:
             while next_tag in used or 19000 <= next_tag <= 19999:
                 next_tag += 1
@@ -838,8 +1016,9 @@ def _build_info(cls: type, options: ContractOptions, *, final: bool) -> Contract
             used.add(tag)
         fields.append(_field_info(qual, d, mem, tag, options, stripped, markers))
 
-    _check_tags(qual, fields, options)
-    if any(f.oneof is not None for f in fields):
+    if not _plainly_distinct_tags(fields, options):
+        _check_tags(qual, fields, options)  # in declaration order: the first wrong field
+    if has_oneof:
         _check_oneof_defaults(qual, fields, {p[0].name: p[0] for p in pending})
     fields.sort(key=_TAG)
     init_params = [(d.name, d.init_name, d.kw_only) for d in declared if d.init_name is not None]
@@ -857,7 +1036,9 @@ def _inherited_names(cls: type) -> set[str]:
         if base in _DECLARED:
             hints = getattr(base, "__annotations__", {})
             names.update(hints)
-            if dataclasses.is_dataclass(base):
+            if _is_dataclass(base):
+                import dataclasses  # a dataclass exists: dataclasses is imported already
+
                 names.update(f.name for f in dataclasses.fields(base))
             elif _is_attrs(base):
                 names.update(a.name for a in base.__attrs_attrs__)  # type: ignore[attr-defined]
@@ -947,6 +1128,23 @@ def _is_reserved(tag: int, options: ContractOptions) -> bool:
     )
 
 
+def _plainly_distinct_tags(fields: list[FieldInfo], options: ContractOptions) -> bool:
+    """What :func:`_check_tags` checks of a contract that reserves nothing and declares no
+    extensions (most), in a few calls of builtins rather than a Python loop over the
+    fields: distinct tags, all in 1..MAX_FIELD_NUMBER and none in protobuf's
+    19000..19999.  False sends the contract to the full check, which says which field
+    is wrong (or passes it)."""
+    if options.reserved or options.extensions or not fields:
+        return not fields
+    tags = sorted(map(_TAG, fields))
+    return (
+        tags[0] >= 1
+        and tags[-1] <= MAX_FIELD_NUMBER
+        and len(set(tags)) == len(tags)
+        and bisect.bisect_left(tags, 19000) == bisect.bisect_right(tags, 19999)
+    )
+
+
 def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) -> None:
     seen: dict[int, str] = {}
     reserved_names = {r for r in options.reserved if isinstance(r, str)}
@@ -999,8 +1197,8 @@ def _field_info(
     bare_metadata: Sequence[Any]
     if markers:  # Annotated[T, ...] is never a union itself (Optional goes inside)
         bare, bare_metadata = stripped, markers
-    elif type(stripped) not in _CLASS_TYPES and typing.get_origin(stripped) in _UNION_TYPES:
-        union_args = typing.get_args(stripped)
+    elif type(stripped) not in _CLASS_TYPES and _origin(stripped) in _UNION_TYPES:
+        union_args = _args(stripped)
         members = [a for a in union_args if a is not type(None)]
         if len(members) != 1 or len(union_args) != 2:
             raise ContractError(f"{where}: unions other than Optional[T] are not supported")
@@ -1009,7 +1207,7 @@ def _field_info(
         bare, bare_metadata = _split_annotated(members[0])
     else:
         bare, bare_metadata = stripped, ()
-    origin = None if type(bare) in _CLASS_TYPES else typing.get_origin(bare)
+    origin = None if type(bare) in _CLASS_TYPES else _origin(bare)
     key: ValueType | None = None
     container: type = list
     args: tuple[Any, ...]
@@ -1025,7 +1223,7 @@ def _field_info(
         else:
             value = _value_of(where, bare, bare_metadata)
     else:
-        if marker is None and origin in _MAP_ORIGINS and typing.get_args(bare) == (str, Any):
+        if marker is None and origin in _MAP_ORIGINS and _args(bare) == (str, Any):
             from .wkt import STRUCT_MARKER  # a plain dict[str, Any] is a JSON object: a Struct
 
             marker = STRUCT_MARKER
@@ -1035,7 +1233,7 @@ def _field_info(
                 label = _OPTIONAL
                 optional = True
         elif origin in _SEQUENCE_ORIGINS or origin in (tuple, set, frozenset, collections.abc.Set):
-            args = typing.get_args(bare)
+            args = _args(bare)
             if origin is tuple:
                 if len(args) != 2 or args[1] is not Ellipsis:
                     raise ContractError(f"{where}: only tuple[T, ...] is supported, not {bare!r}")
@@ -1049,7 +1247,7 @@ def _field_info(
             value = _value_type(where, args[0])
             label = _REPEATED
         elif origin in _MAP_ORIGINS:
-            args = typing.get_args(bare)
+            args = _args(bare)
             if len(args) != 2:
                 raise ContractError(f"{where}: {bare!r} needs key and value types")
             key = _value_type(where, args[0])
@@ -1127,6 +1325,35 @@ def _field_info(
     )
 
 
+#: the alias classes of ``list[T]``, ``Optional[T]``/``Union[...]`` and ``T | None``: their
+#: ``typing.get_origin``/``get_args`` are their ``__origin__``/``__args__`` (a union's origin
+#: is ``Union`` or ``types.UnionType`` itself), read directly by :func:`_origin` and
+#: :func:`_args` (typing's functions try a dozen alias classes first: a twentieth of a
+#: declaration); for a ``Callable[...]`` alias, whose arguments get_args regroups, and any
+#: other annotation, typing's functions answer
+_DIRECT_ALIASES = (types.GenericAlias, type(typing.Optional[int]))  # noqa: UP045 (typing's class)
+
+
+def _origin(tp: Any) -> Any:
+    """``typing.get_origin(tp)``, for an annotation that is no ``Annotated`` alias."""
+    kind = type(tp)
+    if kind in _DIRECT_ALIASES:
+        return tp.__origin__
+    if kind is types.UnionType:
+        return types.UnionType
+    return typing.get_origin(tp)
+
+
+def _args(tp: Any) -> tuple[Any, ...]:
+    """``typing.get_args(tp)``, for an annotation that is no ``Annotated`` alias."""
+    kind = type(tp)
+    if (kind in _DIRECT_ALIASES and tp.__origin__ is not collections.abc.Callable) or (
+        kind is types.UnionType
+    ):
+        return tp.__args__  # type: ignore[no-any-return]
+    return typing.get_args(tp)
+
+
 #: the types of plain classes (``int``, a dataclass, an enum): never generic aliases, so
 #: their ``typing.get_origin`` is ``None`` without asking it
 _CLASS_TYPES = (type, type(enum.Enum))
@@ -1198,7 +1425,7 @@ def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
             value = _MESSAGE_VALUES[bare] = ValueType(_MESSAGE, bare)
         return value
     if isinstance(bare, type) and (
-        dataclasses.is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
+        _is_dataclass(bare) or _is_attrs(bare) or _pydantic_base(bare) is not None
     ):
         raise ContractError(f"{where}: {not_a_contract(bare)}")
     origin = typing.get_origin(bare)
@@ -1290,7 +1517,7 @@ def at_level(value: ValueType, level: int, include_kind: bool = False) -> ValueT
     ):
         value = ValueType(Kind.BCL_DECIMAL if value.domain is decimal.Decimal else Kind.BCL_GUID)
     if include_kind and value.kind is Kind.BCL_DATETIME and not value.with_kind:
-        value = dataclasses.replace(value, with_kind=True)
+        value = value.replace(with_kind=True)
     return value
 
 
@@ -1311,11 +1538,11 @@ def with_level(info: ContractInfo, level: int | None, include_kind: bool = False
         value = at_level(old, level or 300, include_kind)
         if value is not old:
             no_default = f.default is zero_value(old)
-            f = dataclasses.replace(f, value=value)
+            f = f.replace(value=value)
             if no_default and value.kind is not old.kind:  # the new kind's zero
                 f.default = zero_value(value)
         fields.append(f)
-    return dataclasses.replace(info, fields=fields)
+    return info.replace(fields=fields)
 
 
 def _converted_type(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType | None:

@@ -13,8 +13,8 @@ boundary turns it into a :class:`DecodeError` with the byte offset.
 
 from __future__ import annotations
 
+import _thread  # threading.Lock, without importing threading
 import datetime
-import threading
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
@@ -150,7 +150,7 @@ class Surrogate:
 
 
 _SURROGATES: dict[type, Surrogate] = {}
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()
 
 
 def add_surrogate(

@@ -129,7 +129,7 @@ def declare(
         raise ContractError(f"{where}: a repeated extension has no default (it reads as [])")
     info = ExtensionInfo(extendee, number, name, holder, repeated, default, declared_in)
     if default is not None:
-        check = dataclasses.replace(info.field, default=default, owner=extendee.__qualname__)
+        check = info.field.replace(default=default, owner=extendee.__qualname__)
         check.name = f"[{name}]"
         check_default_fits(check, default)
     return info

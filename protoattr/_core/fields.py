@@ -7,17 +7,25 @@ field's metadata; ``member()`` carries the same options inside
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
+from collections.abc import Callable
+from typing import Annotated, Any, TypeAlias, TypeVar
 
-if TYPE_CHECKING:  # checkers see the decorator itself
-    from dataclasses import dataclass as _lazy_dataclass
-else:  # made a dataclass when the first instance is (see lazy_dataclass)
-    from .lazy_dataclass import dataclass as _lazy_dataclass
+from .record import Record
 
 __all__ = ["IGNORE", "Ignored", "ProtoMember", "field", "member"]
 
 METADATA_KEY = "protoattr"
+
+
+class _Unset:
+    """``field()``'s "no default given" (``dataclasses.MISSING``, which would mean
+    importing dataclasses to name it; passing MISSING itself still means no default)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+_UNSET: Any = _Unset()
 
 
 class _Ignore:
@@ -34,18 +42,45 @@ _T = TypeVar("_T")
 Ignored: TypeAlias = Annotated[_T, IGNORE]
 
 
-@_lazy_dataclass(frozen=True)
-class ProtoMember:
+class ProtoMember(Record, frozen=True):
     """The protobuf options of one field, as declared."""
 
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "tag",
+        "required",
+        "packed",
+        "group",
+        "oneof",
+        "name",
+        # the proto2/editions ``[default = d]``: what an absent field means on the wire
+        "wire_default",
+    )
     tag: int | None
-    required: bool = False
-    packed: bool | None = None
-    group: bool = False
-    oneof: str | None = None
-    name: str | None = None
-    #: the proto2/editions ``[default = d]``: what an absent field means on the wire
-    wire_default: Any = None
+    required: bool
+    packed: bool | None
+    group: bool
+    oneof: str | None
+    name: str | None
+    wire_default: Any
+
+    def __init__(
+        self,
+        tag: int | None,
+        required: bool = False,
+        packed: bool | None = None,
+        group: bool = False,
+        oneof: str | None = None,
+        name: str | None = None,
+        wire_default: Any = None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "tag", tag)
+        _set(self, "required", required)
+        _set(self, "packed", packed)
+        _set(self, "group", group)
+        _set(self, "oneof", oneof)
+        _set(self, "name", name)
+        _set(self, "wire_default", wire_default)
 
 
 #: the ProtoMember of a plain ``field(tag)``/``member(tag)`` (no other option), by tag: it is
@@ -105,8 +140,8 @@ def member(
 def field(
     tag: int,
     *,
-    default: Any = dataclasses.MISSING,
-    default_factory: Any = dataclasses.MISSING,
+    default: Any = _UNSET,
+    default_factory: Any = _UNSET,
     required: bool = False,
     packed: bool | None = None,
     group: bool = False,
@@ -127,6 +162,24 @@ def field(
     when set; on a plain ``T`` a value equal to ``d`` is not written and an
     absent field reads as ``d`` (proto2 without presence).
     """
+    make = _DATACLASS_FIELD or _dataclass_field()
+    if (
+        not dataclass_field_kwargs
+        and type(tag) is int
+        and required is False
+        and packed is None
+        and group is False
+        and oneof is None
+        and name is None
+        and wire_default is None
+    ):  # field(tag) with a default or none (most): one shared metadata dict per tag
+        shared = _PLAIN_METADATA.get(tag) or _plain_metadata(tag)
+        if default_factory is _UNSET:
+            if default is _UNSET:
+                return make(metadata=shared)
+            return make(default=default, metadata=shared)
+        if default is _UNSET:
+            return make(default_factory=default_factory, metadata=shared)
     metadata = dict(dataclass_field_kwargs.pop("metadata", None) or {})
     metadata[METADATA_KEY] = member(
         tag,
@@ -137,9 +190,35 @@ def field(
         name=name,
         wire_default=wire_default,
     )
-    return dataclasses.field(
-        default=default,
-        default_factory=default_factory,
-        metadata=metadata,
-        **dataclass_field_kwargs,
-    )
+    if default is not _UNSET:
+        dataclass_field_kwargs["default"] = default
+    if default_factory is not _UNSET:
+        dataclass_field_kwargs["default_factory"] = default_factory
+    return make(metadata=metadata, **dataclass_field_kwargs)
+
+
+#: the metadata of a plain ``field(tag)``, by tag: ``{METADATA_KEY: member(tag)}``, shared by
+#: every such field of that number (a Field's metadata is a read-only view of it, and
+#: protoattr never changes it); kept for as many tags as :data:`_PLAIN` keeps members
+_PLAIN_METADATA: dict[int, dict[str, ProtoMember]] = {}
+
+
+def _plain_metadata(tag: int) -> dict[str, ProtoMember]:
+    metadata = {METADATA_KEY: _plain(tag)}
+    if len(_PLAIN_METADATA) < _PLAIN_TAGS:
+        _PLAIN_METADATA[tag] = metadata
+    return metadata
+
+
+#: ``dataclasses.field``, once :func:`field` is first called (``import protoattr`` does not
+#: import dataclasses: see :mod:`protoattr._core.record`; a class using field() is a
+#: dataclass, so its module has imported it already)
+_DATACLASS_FIELD: Callable[..., Any] | None = None
+
+
+def _dataclass_field() -> Callable[..., Any]:
+    global _DATACLASS_FIELD
+    import dataclasses
+
+    _DATACLASS_FIELD = dataclasses.field
+    return _DATACLASS_FIELD

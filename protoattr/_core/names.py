@@ -23,10 +23,11 @@ inside the package, for a class declared anywhere.
 
 from __future__ import annotations
 
+import _thread  # threading.Lock, without importing threading
 import enum
+import itertools
 import re
 import sys
-import threading
 import weakref
 from typing import Any
 
@@ -47,7 +48,7 @@ _PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 #: full name -> the classes claiming it (weakly: a class that dies gives its name up)
 _CLAIMS: dict[str, list[weakref.ref[type]]] = {}
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()
 #: nested class -> the contract class whose body declares it, and the way back
 _PARENT: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
 _NESTED: weakref.WeakKeyDictionary[type, list[type]] = weakref.WeakKeyDictionary()
@@ -149,9 +150,12 @@ def claim(cls: type, options: Any) -> None:
 
 def _link_nested(parent: type) -> None:
     """Link the contract and enum classes declared in ``parent``'s body to it."""
+    namespace = vars(parent)
+    if not any(map(isinstance, namespace.values(), itertools.repeat(type))):
+        return  # no class in its body (most): asked without a Python loop over it
     found = [
         c
-        for key, c in vars(parent).items()
+        for key, c in namespace.items()
         if isinstance(c, type)
         and c.__qualname__ == f"{parent.__qualname__}.{key}"
         and (c in _OWN or issubclass(c, enum.Enum))

@@ -257,9 +257,7 @@ class CodecModel:
                 children_of=self._children_of,
                 max_messages=max_messages,
             )
-            import dataclasses  # with the code generator: a native round trip needs neither
-
-            det = dataclasses.replace(plain, codec_for=self._det_codec, deterministic=True)
+            det = plain.replace(codec_for=self._det_codec, deterministic=True)
             self._contexts = (plain, det)
         return self._contexts[deterministic]
 
@@ -575,10 +573,10 @@ class CodecModel:
             with self._lock:
                 wrapper = self._list_wrappers.get(list_type)
                 if wrapper is None:
+                    import dataclasses  # (only for a top-level list: rare)
+
                     (item,) = typing.get_args(list_type)
                     name = f"ListOf{getattr(item, '__name__', 'Items')}"
-                    import dataclasses  # here: most programs never write a list of scalars
-
                     made = dataclasses.make_dataclass(
                         name,
                         [("items", list[item], field(1, default_factory=list))],  # type: ignore[valid-type]

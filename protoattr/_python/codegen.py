@@ -20,7 +20,6 @@ semantics), which is also how a singular message seen twice is merged.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import struct
@@ -32,6 +31,7 @@ from .._core import bcl as _bcl
 from .._core import wire as _wire
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import DecodeError, EncodeError
+from .._core.record import Record
 from .._core.types import INT_RANGES, Kind
 from . import runtime as _runtime
 from .plain import merges_in_place, takes_merge_in_place
@@ -76,20 +76,52 @@ def wire_type(kind: Kind) -> int:
     return _wire.WireType.LEN
 
 
-@dataclasses.dataclass
-class CodecContext:
+class CodecContext(Record):
     """What the generator needs from the model: nested codecs, hierarchies, limits."""
 
-    codec_for: Callable[[type], Any]  # the (possibly not yet compiled) codec of a contract
+    __slots__ = (  # noqa: RUF023 (the fields' order: positional arguments, repr)
+        "codec_for",  # the (possibly not yet compiled) codec of a contract
+        "max_depth",
+        "info_for",
+        "own_fields",  # fields of this level of a hierarchy
+        "parent_of",  # (base, subtype tag)
+        "chain_of",  # the class, its base, ..., the hierarchy's root
+        "children_of",  # [(subtype tag, subclass)]
+        # write map entries sorted by key (upb's ``SerializeToString(deterministic=True)``)
+        "deterministic",
+        "max_messages",  # messages one decode may build (None: no bound)
+    )
+    codec_for: Callable[[type], Any]
     max_depth: int
     info_for: Callable[[type], ContractInfo]
-    own_fields: Callable[[type], list[FieldInfo]]  # fields of this level of a hierarchy
-    parent_of: Callable[[type], tuple[type, int] | None]  # (base, subtype tag)
-    chain_of: Callable[[type], list[type]]  # the class, its base, ..., the hierarchy's root
-    children_of: Callable[[type], list[tuple[int, type]]]  # [(subtype tag, subclass)]
-    #: write map entries sorted by key (upb's ``SerializeToString(deterministic=True)``)
-    deterministic: bool = False
-    max_messages: int | None = None  # messages one decode may build (None: no bound)
+    own_fields: Callable[[type], list[FieldInfo]]
+    parent_of: Callable[[type], tuple[type, int] | None]
+    chain_of: Callable[[type], list[type]]
+    children_of: Callable[[type], list[tuple[int, type]]]
+    deterministic: bool
+    max_messages: int | None
+
+    def __init__(
+        self,
+        codec_for: Callable[[type], Any],
+        max_depth: int,
+        info_for: Callable[[type], ContractInfo],
+        own_fields: Callable[[type], list[FieldInfo]],
+        parent_of: Callable[[type], tuple[type, int] | None],
+        chain_of: Callable[[type], list[type]],
+        children_of: Callable[[type], list[tuple[int, type]]],
+        deterministic: bool = False,
+        max_messages: int | None = None,
+    ) -> None:
+        self.codec_for = codec_for
+        self.max_depth = max_depth
+        self.info_for = info_for
+        self.own_fields = own_fields
+        self.parent_of = parent_of
+        self.chain_of = chain_of
+        self.children_of = children_of
+        self.deterministic = deterministic
+        self.max_messages = max_messages
 
 
 class _Source:
@@ -351,7 +383,7 @@ class _Generator:
             # converted first, then compared on the wire form (Decimal('0.0') is not '0')
             to_wire = f.value.encode_with
             src(f"v = {self.const(to_wire, 'to_wire')}(v)")
-            plain = dataclasses.replace(f.value, encode_with=None)
+            plain = f.value.replace(encode_with=None)
             src(f"if v != {self.literal(to_wire(default))}:")
             with src.indent():
                 self._encode_value(src, plain, "v", f.tag, "out", where, f.group)
@@ -1442,7 +1474,7 @@ class _Generator:
         body += ["    " + ln for ln in self._decode_value(f.key, "k = {}", end="me")]
         body.append(f"elif t == {vtag}:")
         closed = f.value.closed
-        value_type = dataclasses.replace(f.value, closed=False) if closed else f.value
+        value_type = f.value.replace(closed=False) if closed else f.value
         value_lines = self._decode_value(value_type, "y = {}", end="me", merge="y")
         # upb counts the entry as a message level: a message value is two levels down
         value_lines = [ln.replace("depth + 1", "depth + 2") for ln in value_lines]
@@ -1537,14 +1569,20 @@ def _describe(f: FieldInfo) -> str:
     return value
 
 
-@dataclasses.dataclass(frozen=True)
-class GeneratedSource:
+class GeneratedSource(Record, frozen=True):
     """A contract's codec as text: ``encode_<stem>`` and ``decode_<stem>``, and the
     values of the global names the text uses."""
 
+    __slots__ = ("source", "namespace", "stem")  # noqa: RUF023 (the fields' order)
     source: str
     namespace: dict[str, Any]
     stem: str
+
+    def __init__(self, source: str, namespace: dict[str, Any], stem: str) -> None:
+        _set = object.__setattr__
+        _set(self, "source", source)
+        _set(self, "namespace", namespace)
+        _set(self, "stem", stem)
 
 
 def codec_source(info: ContractInfo, ctx: CodecContext) -> GeneratedSource:

@@ -8,8 +8,6 @@ in place: the same objects and the same errors either way.
 
 from __future__ import annotations
 
-import dataclasses
-
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label
 from .._core.types import Kind
 
@@ -46,6 +44,8 @@ def init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
         or type(cls).__call__ is not type.__call__
     ):
         return None
+    import dataclasses  # cls is a dataclass: dataclasses is imported already
+
     declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
     names = [f.name for f in declared if f.init]
     arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]

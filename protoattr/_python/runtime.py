@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime
 import struct
 import sys
-import threading
 import weakref
+from _thread import _local  # threading.local is this class; threading is not imported
 from collections.abc import Callable
 from typing import Any
 
@@ -129,7 +129,7 @@ class Partial:
         self.depth = depth
 
 
-class _Budget(threading.local):
+class _Budget(_local):
     """How many more messages the decode running in this thread may build
     (``TypeModel(max_messages=...)``); the class default applies where none was set."""
 

@@ -12,7 +12,6 @@ belong to that package's file (``schema_files``) and are not written here.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from .._core import extensions as _ext
@@ -69,8 +68,8 @@ def declared(exporter: _Exporter) -> list[tuple[_ext.ExtensionInfo, FieldInfo]]:
             continue
         if not exporter.messages[info.extendee].as_message or not exporter._here(info.extendee):
             continue
-        f = dataclasses.replace(
-            info.field, name=f"[{info.full_name}]", proto_name=info.name,
+        f = info.field.replace(
+            name=f"[{info.full_name}]", proto_name=info.name,
             owner=info.extendee.__qualname__,
         )  # fmt: skip
         found.append((info, f))
