@@ -8,6 +8,8 @@ in place: the same objects and the same errors either way.
 
 from __future__ import annotations
 
+import operator
+
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label
 from .._core.types import Kind
 
@@ -47,17 +49,24 @@ def init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
     import dataclasses  # cls is a dataclass: dataclasses is imported already
 
     declared = dataclasses.fields(cls)  # definition order, ClassVars and InitVars left out
-    names = [f.name for f in declared if f.init]
+    # (builtins over the fields, no comprehension: this runs for each contract planned)
+    names = list(map(_NAME, filter(_INIT, declared)))
     arguments = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
     if len(names) != len(declared) or sorted(arguments) != sorted(names):
         return None  # an InitVar, or a field __init__ sets by itself
-    if len(info.fields) != len(names):
+    fields = info.fields
+    if len(fields) != len(names) or list(map(_NAME, fields)) != list(map(_INIT_NAME, fields)):
         return None  # a dataclass field the contract leaves out (its default: __init__'s)
-    index = {f.name: i for i, f in enumerate(info.fields) if f.init_name == f.name}
-    try:  # (loops, not generators: this runs for each contract a plan is made for)
-        return tuple([index[n] for n in names])
+    index = dict(zip(map(_NAME, fields), range(len(fields)), strict=True))
+    try:
+        return tuple(map(index.__getitem__, names))
     except KeyError:
         return None  # a dataclass field the contract leaves out (its default: __init__'s)
+
+
+_NAME = operator.attrgetter("name")
+_INIT = operator.attrgetter("init")
+_INIT_NAME = operator.attrgetter("init_name")
 
 
 def merges_in_place(info: ContractInfo, flat: bool) -> bool:
