@@ -20,6 +20,7 @@ import pytest
 import protoattr as pa
 from protoattr._native import engine
 from protoattr._native import plan as planner
+from tests.test_plan_sharing import _normal  # a spec with its nested plans named by class
 
 pytestmark = pytest.mark.skipif(engine() is None, reason="the C engine is not built")
 
@@ -85,14 +86,6 @@ class Frozen:
 
 
 CLASSES = [Leaf, Shapes, AttrsShapes, Frozen]
-
-
-def _normal(value: Any) -> Any:
-    if type(value) is tuple:
-        return tuple(_normal(v) for v in value)
-    if type(value).__name__ == "Plan":
-        return ("plan", value.cls)
-    return value
 
 
 @pytest.mark.parametrize("cls", CLASSES)
