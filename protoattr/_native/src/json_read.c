@@ -646,12 +646,11 @@ static int ts_parts(const char *s, Py_ssize_t n, TsParts *t) {
     if (secs < -62135596800LL || secs > 253402300799LL) return -1;
     t->seconds = secs;
     if (offset != 0) {  /* the civil time in UTC */
-        int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-        int64_t rest = secs - days * 86400;
-        civil_from_days(days, &year, &month, &day);
-        hour = (int)(rest / 3600);
-        minute = (int)(rest / 60 % 60);
-        second = (int)(rest % 60);
+        int rest;
+        civil_from_seconds(secs, &year, &month, &day, &rest);
+        hour = rest / 3600;
+        minute = rest / 60 % 60;
+        second = rest % 60;
     }
     t->year = year;
     t->month = month;

@@ -569,10 +569,8 @@ static int put_timestamp_msg(W *w, const JValue *jv, PyObject *v) {
         || seconds > INT64_C(253402300799) || nanos < 0 || nanos > 999999999) {
         return -1;
     }
-    int64_t days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
-    int rest = (int)(seconds - days * 86400);
-    int year, month, day;
-    civil_from_days(days, &year, &month, &day);
+    int year, month, day, rest;
+    civil_from_seconds(seconds, &year, &month, &day, &rest);
     char tmp[48];
     char *p = tmp;
     *p++ = '"';

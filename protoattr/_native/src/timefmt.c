@@ -38,6 +38,12 @@ void civil_from_days(int64_t z, int *year, int *month, int *day) {
     *day = (int)d;
 }
 
+void civil_from_seconds(int64_t seconds, int *year, int *month, int *day, int *second_of_day) {
+    int64_t days = (seconds >= 0 ? seconds : seconds - 86399) / 86400;  /* floor */
+    *second_of_day = (int)(seconds - days * 86400);
+    civil_from_days(days, year, month, day);
+}
+
 static int put_seconds_nanos(Buf *b, int64_t seconds, int64_t nanos) {
     if (buf_reserve(b, 1 + 22) < 0) {
         return -1;
@@ -130,13 +136,11 @@ PyObject *time_decode(PyDateTime_CAPI *api, int kind_is_timestamp, const unsigne
         if (seconds < MIN_TS || seconds > MAX_TS || nanos < 0 || nanos > 999999999) {
             return NULL;
         }
-        int64_t days = (seconds >= 0 ? seconds : seconds - 86399) / 86400;
-        int64_t sod = seconds - days * 86400;
-        int y, m, d;
-        civil_from_days(days, &y, &m, &d);
+        int y, m, d, sod;
+        civil_from_seconds(seconds, &y, &m, &d, &sod);
         *taken = 1;
-        return api->DateTime_FromDateAndTime(y, m, d, (int)(sod / 3600), (int)(sod / 60 % 60),
-                                             (int)(sod % 60), (int)(nanos / 1000),
+        return api->DateTime_FromDateAndTime(y, m, d, sod / 3600, sod / 60 % 60, sod % 60,
+                                             (int)(nanos / 1000),
                                              api->TimeZone_UTC, api->DateTimeType);
     }
     if (seconds > MAX_DURATION || seconds < -MAX_DURATION || nanos > 999999999

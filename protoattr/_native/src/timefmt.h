@@ -21,5 +21,7 @@ PyObject *time_decode(PyDateTime_CAPI *api, int kind_is_timestamp, const unsigne
 /* Days since 1970-01-01 of a proleptic Gregorian date, and back (also used by convert.c). */
 int64_t days_from_civil(int64_t y, int64_t m, int64_t d);
 void civil_from_days(int64_t z, int *year, int *month, int *day);
+/* The UTC date and the second of that day of `seconds` since the epoch (any sign). */
+void civil_from_seconds(int64_t seconds, int *year, int *month, int *day, int *second_of_day);
 
 #endif
