@@ -172,7 +172,9 @@ def field(
         and oneof is None
         and name is None
         and wire_default is None
-    ):  # field(tag) with a default or none (most): one shared metadata dict per tag
+    ):  # field(tag) with a default or none (most): one shared metadata dict per tag.  The
+        # test is member()'s for a plain member, written out rather than asked of member()
+        # (calling it first costs 0.2 us a field(), a third of the call)
         shared = _PLAIN_METADATA.get(tag) or _plain_metadata(tag)
         if default_factory is _UNSET:
             if default is _UNSET:
