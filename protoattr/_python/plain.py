@@ -55,9 +55,10 @@ def init_assigns(info: ContractInfo) -> tuple[int, ...] | None:
     if len(names) != len(declared) or sorted(arguments) != sorted(names):
         return None  # an InitVar, or a field __init__ sets by itself
     fields = info.fields
-    if len(fields) != len(names) or list(map(_NAME, fields)) != list(map(_INIT_NAME, fields)):
+    field_names = list(map(_NAME, fields))
+    if len(fields) != len(names) or field_names != list(map(_INIT_NAME, fields)):
         return None  # a dataclass field the contract leaves out (its default: __init__'s)
-    index = dict(zip(map(_NAME, fields), range(len(fields)), strict=True))
+    index = dict(zip(field_names, range(len(fields)), strict=True))
     try:
         return tuple(map(index.__getitem__, names))
     except KeyError:
