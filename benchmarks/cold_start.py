@@ -12,7 +12,9 @@ written to a temporary directory and imported; then, each run in a fresh process
 * the first ``serialize`` and first ``deserialize`` of each class, on a model
   that compiled nothing (each class in a fresh model, so the first call pays
   for generating the codecs of that class and of every class its value
-  reaches), and on a model after ``compile()``;
+  reaches), on one model that compiled nothing, as a program meets its
+  contracts (each class in declaration order: a call plans what no earlier
+  call did), and on a model after ``compile()``;
 * ahead of time: the model is written once with ``model.write_module`` (which
   writes the module's ``.pyc`` too); then, in fresh processes, the time to
   import that file (which installs every codec with no code generation): under
@@ -150,6 +152,16 @@ def measure_once(directory: str) -> dict[str, Any]:
     declare = [_timed(pa.proto_contract, c)[0] for c in classes]
     objs = [make(2) for make in makers]
 
+    # no compile(), as a program meets its contracts, before anything else used them:
+    # one model, each class's first call in declaration order, planning the contracts no
+    # earlier call planned (C{i} refers to earlier classes only, so mostly its own)
+    in_order_ser, in_order_de, in_order_planned = [], [], []
+    program = pa.TypeModel()
+    for obj in objs:
+        before = _contracts_made(program)
+        in_order_ser.append(_timed(program.serialize, obj)[0])
+        in_order_planned.append(_contracts_made(program) - before)
+
     # compile() of the whole model
     model = pa.TypeModel()
     for c in classes:
@@ -183,8 +195,16 @@ def measure_once(directory: str) -> dict[str, Any]:
             alone.append(t)
         first_de_l.append(_timed(pa.TypeModel().deserialize, c, data)[0])
 
+    # the program's first deserializes, in declaration order, on a model of their own
+    program = pa.TypeModel()
+    for c, data in zip(classes, datas, strict=True):
+        in_order_de.append(_timed(program.deserialize, c, data)[0])
+
     med = statistics.median
     return {
+        "first_serialize_us_in_order": med(in_order_ser) / 1e3,
+        "first_deserialize_us_in_order": med(in_order_de) / 1e3,
+        "first_serialize_in_order_contracts_planned": med(in_order_planned),
         "declare_us_per_contract": med(declare) / 1e3,
         "compile_us_per_contract": compile_ns / n / 1e3,
         "compile_ms_total": compile_ns / 1e6,
@@ -263,6 +283,15 @@ ROWS = [
         "  first serialize of a contract reaching no other (one plan)",
         "first_serialize_us_lazy_single",
     ),
+    (
+        "first serialize, no compile(), one model, in declaration order",
+        "first_serialize_us_in_order",
+    ),
+    (
+        "first deserialize, no compile(), one model, in declaration order",
+        "first_deserialize_us_in_order",
+    ),
+    ("  contracts each of those serializes plans", "first_serialize_in_order_contracts_planned"),
     ("first serialize after compile()", "first_serialize_us_compiled"),
     ("first deserialize after compile()", "first_deserialize_us_compiled"),
     ("write_module() file: size, MB", "aot_module_mb"),
