@@ -3,6 +3,7 @@ top-level lists, merge/deep_clone/measure, and independent models."""
 
 from __future__ import annotations
 
+import gc
 import linecache
 import threading
 import traceback
@@ -124,6 +125,44 @@ def test_compile_generates_each_reachable_class_once(codegen_calls: list[type]) 
     model.compile()
     model.compile()
     assert sorted(cls.__name__ for cls in codegen_calls) == ["Forest", "Tree"]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_compile_pauses_the_collector_and_leaves_it_as_it_was(
+    enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    real = pa.TypeModel._compile_all
+
+    def spy(self: pa.TypeModel) -> None:
+        seen.append(gc.isenabled())
+        real(self)
+
+    monkeypatch.setattr(pa.TypeModel, "_compile_all", spy)
+    model = pa.TypeModel()
+    model.add(c.Forest)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        model.compile()
+        assert seen == [False] and gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_compile_resumes_the_collector_when_it_fails() -> None:
+    @dataclass
+    class Clash:
+        a: int = field(1, default=0)
+        b: int = field(1, default=0)
+
+    model = pa.TypeModel()
+    model.add(c.Forest)
+    model._added[Clash] = None  # (add() would refuse it before compile() is reached)
+    assert gc.isenabled()
+    with pytest.raises(pa.ContractError):
+        model.compile()
+    assert gc.isenabled()
 
 
 def test_lazy_model_generates_on_first_use_only(codegen_calls: list[type]) -> None:

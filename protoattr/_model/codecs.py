@@ -11,6 +11,7 @@ pays for generation.
 
 from __future__ import annotations
 
+import gc
 import struct
 import typing
 from collections.abc import Callable
@@ -364,7 +365,21 @@ class CodecModel:
         return [f for f in fields if f.name not in inherited]
 
     def compile(self) -> None:
-        """Generate and compile every added contract and everything it reaches, now."""
+        """Generate and compile every added contract and everything it reaches, now.
+
+        The cyclic garbage collector is paused meanwhile (and resumed as it was): planning
+        allocates many small tuples that live as long as the model, and each collection
+        they trigger would walk every object of the process (about a tenth of the time of
+        ``compile()`` for 200 contracts).  Nothing planning makes is cyclic garbage."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self._compile_all()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _compile_all(self) -> None:
         with self._lock:
             for cls in self._added:  # top-level lists of each contract: nothing left for later
                 self._list_codec(list[cls])  # type: ignore[valid-type]
