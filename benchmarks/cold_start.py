@@ -156,11 +156,16 @@ def measure_once(directory: str) -> dict[str, Any]:
     # one model, each class's first call in declaration order, planning the contracts no
     # earlier call planned (C{i} refers to earlier classes only, so mostly its own)
     in_order_ser, in_order_de, in_order_planned = [], [], []
-    program = pa.TypeModel()
+    program, written = pa.TypeModel(), []
     for obj in objs:
         before = _contracts_made(program)
-        in_order_ser.append(_timed(program.serialize, obj)[0])
+        t, data = _timed(program.serialize, obj)
+        in_order_ser.append(t)
         in_order_planned.append(_contracts_made(program) - before)
+        written.append(data)
+    program = pa.TypeModel()  # their first deserializes, on a model of their own
+    for c, data in zip(classes, written, strict=True):
+        in_order_de.append(_timed(program.deserialize, c, data)[0])
 
     # compile() of the whole model
     model = pa.TypeModel()
@@ -194,11 +199,6 @@ def measure_once(directory: str) -> dict[str, Any]:
         if planned == 1:
             alone.append(t)
         first_de_l.append(_timed(pa.TypeModel().deserialize, c, data)[0])
-
-    # the program's first deserializes, in declaration order, on a model of their own
-    program = pa.TypeModel()
-    for c, data in zip(classes, datas, strict=True):
-        in_order_de.append(_timed(program.deserialize, c, data)[0])
 
     med = statistics.median
     return {
