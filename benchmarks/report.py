@@ -363,8 +363,8 @@ def targets(report: dict[str, Any]) -> list[tuple[str, str, str]]:
         if planned is not None:  # what the call measured: not one contract's planning
             single = startup["medians"].get("first_serialize_us_lazy_single")
             where += (
-                f"; each call plans its contract and all it reaches ({planned:,.0f} at the "
-                f"median; a contract reaching none: {single:,.1f} µs)"
+                f"; each call plans its contract and those its value holds ({planned:,.0f} at "
+                f"the median; a call planning one: {single:,.1f} µs)"
             )
         add("first call without `compile()` <= 100 µs", where, first, 100, " µs")
     own = startup.get("versus_upb")

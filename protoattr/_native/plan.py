@@ -17,6 +17,7 @@ backend's own.
 
 from __future__ import annotations
 
+import functools
 import struct
 import warnings
 from collections.abc import Callable
@@ -340,6 +341,10 @@ class NativeBackend:
         #: installed() need not find either again when planning one comes back through
         #: the model
         self._vetted: dict[type, list[type]] = {}
+        #: plans made but not set up: a flat contract nested in one being planned is
+        #: vetted then and set up when the engine first meets it (:meth:`_pend`), with
+        #: its levels and the defaults _vet converted for it
+        self._pending: dict[type, tuple[Plan, list[type], dict[int, Any]]] = {}
         #: the defaults _vet converted for fields about to be planned (see _vet), kept
         #: while an install runs (``_installing`` deep: a plan plans what it nests)
         self._cmps: dict[int, Any] = {}
@@ -403,8 +408,14 @@ class NativeBackend:
     ) -> bool:
         cls = codec.cls
         self.python[cls] = (encode, decode)
-        self.plans.pop(cls, None)
-        levels = self._vetted.get(cls)
+        pending = self._pending.get(cls)
+        levels: list[type] | None
+        if pending is not None:  # vetted when the contract nesting it was planned
+            levels = pending[1]
+            self._cmps.update(pending[2])
+        else:
+            self.plans.pop(cls, None)
+            levels = self._vetted.get(cls)
         if levels is None:
             levels = levels_of(self.model, cls)
             reason = _vet(self.model, codec.info, levels, self._cmps)
@@ -416,6 +427,8 @@ class NativeBackend:
             self._plan(cls, levels)
             return True
         except (TypeError, ValueError, OverflowError) as exc:  # a planner bug: stay correct
+            if cls in self._pending:  # its plan stays unset: the engine hands it over
+                self._pending.pop(cls)[0].set_pending(None)
             self._forget_unready()
             self.reasons[cls] = f"plan rejected ({exc})"
             warnings.warn(
@@ -429,7 +442,8 @@ class NativeBackend:
     def _forget_unready(self) -> None:
         """Drop plans whose setup did not finish (their codecs still hold the Python
         functions; plans nesting them hand over to Python when they meet them)."""
-        for cls in [c for c, plan in self.plans.items() if not plan.ready]:
+        pending = self._pending
+        for cls in [c for c, plan in self.plans.items() if not plan.ready and c not in pending]:
             del self.plans[cls]
 
     def reset(self, cls: type) -> None:
@@ -437,6 +451,7 @@ class NativeBackend:
         plan = self.plans.pop(cls, None)
         if plan is not None:
             plan.invalidate()
+        self._pending.pop(cls, None)
         self.python.pop(cls, None)
         self.reasons.pop(cls, None)
         self.specs.pop(cls, None)
@@ -503,7 +518,7 @@ class NativeBackend:
 
     def _plan(self, cls: type, levels: list[type] | None = None) -> Plan:
         existing = self.plans.get(cls)
-        if existing is not None:
+        if existing is not None and cls not in self._pending:
             return existing
         codec = self.model._codec(cls)
         if cls not in self.python:
@@ -512,7 +527,8 @@ class NativeBackend:
                 if cls in self.plans:
                     return self.plans[cls]
             self.python[cls] = (codec.encode, codec.decode)  # installed ahead of time
-        plan: Plan = self._engine.Plan()
+        pending = self._pending.pop(cls, None)
+        plan: Plan = self._engine.Plan() if pending is None else pending[0]
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
         py_encode, py_decode = self.python[cls]
@@ -754,12 +770,17 @@ class NativeBackend:
         else:
             model = self.model
             levels = levels_of(model, target)
-            if _vet(model, model.info(target), levels, self._cmps) is None:
-                self._vetted[target] = levels
-                try:
-                    sub, native = self._plan(target, levels), True
-                finally:
-                    del self._vetted[target]
+            cmps: dict[int, Any] = {}
+            if _vet(model, model.info(target), levels, cmps) is None:
+                if len(levels) == 1:  # flat: planned when the engine first meets it
+                    sub, native = self._pend(target, levels, cmps), True
+                else:  # a hierarchy's plan is set up with every level at once
+                    self._cmps.update(cmps)
+                    self._vetted[target] = levels
+                    try:
+                        sub, native = self._plan(target, levels), True
+                    finally:
+                        del self._vetted[target]
             else:
                 sub, native = model._codec(target), False  # called back: looked up per call
         kind = GROUP_KIND if group else KINDS[vt.kind]
@@ -777,6 +798,19 @@ class NativeBackend:
                 self._messages[held] = shared
             return shared
         return (kind, sub, native, None, False, vt.closed, None, None, None, *conversion(vt))
+
+    def _pend(self, cls: type, levels: list[type], cmps: dict[int, Any]) -> Plan:
+        """A plan for ``cls`` (vetted: flat, supported) that the engine sets up when it
+        first meets one of its values, through the model (``_compiled_codec``, which comes
+        back through :meth:`installed`).  A first call thus plans the contracts its value
+        holds, not every contract its class can reach; ``compile()`` still plans all."""
+        plan: Plan = self._engine.Plan()
+        model = self.model
+        model._codec(cls)  # made now: a change of cls's hierarchy resets it (and this plan)
+        plan.set_pending(functools.partial(model._compiled_codec, cls))
+        self.plans[cls] = plan
+        self._pending[cls] = (plan, levels, cmps)
+        return plan
 
 
 def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:

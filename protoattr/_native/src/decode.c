@@ -825,7 +825,7 @@ static int append_unknown(Ctx *c, Plan *plan, PyObject *obj, const Unknown *u) {
  * decode then fails and runs again in Python, and obj is dropped with it. */
 static int merge_into(Ctx *c, Plan *plan, PyObject *obj, const unsigned char *p,
                       const unsigned char *end, Py_ssize_t depth) {
-    if (stack_low() || !plan->ready || plan->invalid || depth > plan->max_depth
+    if (stack_low() || !plan_usable(plan) || depth > plan->max_depth
         || depth > NATIVE_MAX_DEPTH) {
         return -1;
     }
@@ -886,7 +886,7 @@ PyObject *decode_message(Ctx *c, Plan *plan, const unsigned char *p, const unsig
                          Py_ssize_t depth) {
     if (stack_low()) return NULL;  /* the thread's C stack is nearly used up */
     if (hier_is_multi(plan)) return hier_decode(c, plan, p, end, depth, NULL);
-    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+    if (!plan_usable(plan) || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
         return NULL;
     }
     if (take_message(c, plan, p) < 0) {

@@ -206,7 +206,7 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
     case K_MESSAGE: {
         if (vs->sub_native) {
             Plan *sub = (Plan *)vs->sub;
-            if (!sub->ready || sub->invalid || v == Py_None || buf_reserve(b, 1) < 0) {
+            if (v == Py_None || !plan_usable(sub) || buf_reserve(b, 1) < 0) {
                 return -1;
             }
             Py_ssize_t at = buf_open(b);
@@ -561,7 +561,7 @@ int encode_message(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth
         return -1;
     }
     if (hier_is_multi(plan)) return hier_encode(st, plan, obj, b, depth);
-    if (!plan->ready || plan->invalid) {
+    if (!plan_usable(plan)) {
         return -1;
     }
     PyObject *dict = NULL;

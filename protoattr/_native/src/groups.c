@@ -95,8 +95,7 @@ int write_group(EngineState *st, const ValueSpec *vs, const unsigned char *tag, 
     }
     if (vs->sub_native) {
         Plan *sub = (Plan *)vs->sub;
-        if (!sub->ready || sub->invalid || v == Py_None
-            || encode_message(st, sub, v, b, depth + 1) < 0) {
+        if (v == Py_None || !plan_usable(sub) || encode_message(st, sub, v, b, depth + 1) < 0) {
             return -1;
         }
     } else {

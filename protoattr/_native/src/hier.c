@@ -292,7 +292,7 @@ static int write_level(EncodeCtx *e, Py_ssize_t j, Buf *b) {
 }
 
 int hier_encode(EngineState *st, Plan *plan, PyObject *obj, Buf *b, int depth) {
-    if (depth > NATIVE_MAX_DEPTH || !plan->ready || plan->invalid || plan->hier == NULL) {
+    if (depth > NATIVE_MAX_DEPTH || !plan_usable(plan) || plan->hier == NULL) {
         return -1;
     }
     Hier *h = plan->hier;
@@ -778,7 +778,7 @@ static void merged_free(PyObject *capsule) {
 /* The values of `base` (the object an earlier occurrence built), copied as a merge
  * into a base copies them; NULL on failure. */
 static PyObject *merged_start(Ctx *c, Plan *plan, PyObject *base, Py_ssize_t depth) {
-    if (plan->hier == NULL || !plan->ready || plan->invalid) {
+    if (!plan_usable(plan) || plan->hier == NULL) {
         return NULL;
     }
     Merged *m = PyMem_Calloc(1, sizeof(Merged));
@@ -820,7 +820,7 @@ static int merged_read(Ctx *c, PyObject *capsule, const unsigned char *p, const 
         return -1;
     }
     Plan *plan = m->plan;
-    if (!plan->ready || plan->invalid || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
+    if (!plan_usable(plan) || depth > plan->max_depth || depth > NATIVE_MAX_DEPTH) {
         return -1;
     }
     if (take_message(c, plan, p) < 0) {
@@ -866,7 +866,7 @@ int merged_finish_slot(Ctx *c, PyObject **slot) {
 
 PyObject *hier_decode(Ctx *c, Plan *plan, const unsigned char *p, const unsigned char *end,
                       Py_ssize_t depth, PyObject *base) {
-    if (!plan->ready || plan->invalid || plan->hier == NULL || depth > plan->max_depth
+    if (!plan_usable(plan) || plan->hier == NULL || depth > plan->max_depth
         || depth > NATIVE_MAX_DEPTH) {
         return NULL;
     }

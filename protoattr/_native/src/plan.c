@@ -251,7 +251,38 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->budget);
     Py_CLEAR(self->budget_name);
     Py_CLEAR(self->too_many);
+    Py_CLEAR(self->pending);
     hier_free(self);
+}
+
+int plan_set_up_pending(Plan *plan) {
+    PyObject *pending = plan->pending;
+    Py_INCREF(pending);  /* setup() clears plan->pending while the call runs */
+    PyObject *r = PyObject_CallNoArgs(pending);
+    Py_DECREF(pending);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    if (!plan->ready) {
+        Py_CLEAR(plan->pending);  /* the model kept the Python codec: hand over from now on */
+        return 0;
+    }
+    return !plan->invalid;
+}
+
+/* Plan.set_pending(setup): what sets this plan up on its first use (None: nothing). */
+static PyObject *plan_set_pending(Plan *self, PyObject *setup) {
+    if (self->ready || self->cls != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "plan: set up already");
+        return NULL;
+    }
+    if (setup != Py_None && !PyCallable_Check(setup)) {
+        PyErr_SetString(PyExc_TypeError, "plan: set_pending needs a callable or None");
+        return NULL;
+    }
+    Py_XSETREF(self->pending, setup == Py_None ? NULL : Py_NewRef(setup));
+    Py_RETURN_NONE;
 }
 
 /* A tuple of indices below `limit` as a C array (PyMem; *count its length). */
@@ -469,7 +500,7 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
     if (stack_exhausted()) {
         return NULL;
     }
-    if (self->ready && !self->invalid) {
+    if (plan_usable(self)) {
         EngineState *st = engine_state_of_type(Py_TYPE(self));
         PyObject *out = engine_encode(st, self, obj);
         if (out != NULL) {
@@ -502,7 +533,7 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     PyObject *buf = args[0];
-    if (self->ready && !self->invalid && PyBytes_CheckExact(buf)
+    if (plan_usable(self) && PyBytes_CheckExact(buf)
         && PyLong_CheckExact(args[1]) && PyLong_CheckExact(args[2])
         && PyLong_CheckExact(args[3])) {
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -557,7 +588,7 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
         PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
         return NULL;
     }
-    if (self->ready && !self->invalid) {
+    if (plan_usable(self)) {
         PyObject *out = engine_encode_list(engine_state_of_type(Py_TYPE(self)), self, items);
         if (out != NULL) {
             return out;
@@ -584,7 +615,7 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *buf = args[0];
-    if (self->ready && !self->invalid && PyBytes_CheckExact(buf) && PyLong_CheckExact(args[1])
+    if (plan_usable(self) && PyBytes_CheckExact(buf) && PyLong_CheckExact(args[1])
         && PyLong_CheckExact(args[2])) {
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
         Py_ssize_t end = PyLong_AsSsize_t(args[2]);
@@ -625,6 +656,7 @@ static int plan_traverse(Plan *self, visitproc visit, void *arg) {
     Py_VISIT(self->list_decode);
     Py_VISIT(self->budget);
     Py_VISIT(self->too_many);
+    Py_VISIT(self->pending);
     for (Py_ssize_t i = 0; i < self->nfields; i++) {
         Field *f = &self->fields[i];
         Py_VISIT(f->name);
@@ -684,6 +716,8 @@ static PyMethodDef plan_methods[] = {
     {"encode_list", (PyCFunction)plan_encode_list, METH_O, "encode_list(items) -> bytes"},
     {"decode_list", (PyCFunction)(void (*)(void))plan_decode_list, METH_FASTCALL,
      "decode_list(buf, pos, end, depth, base) -> list"},
+    {"set_pending", (PyCFunction)plan_set_pending, METH_O,
+     "set_pending(setup): call setup() to set this plan up when the engine first meets it"},
     {"invalidate", (PyCFunction)plan_invalidate, METH_NOARGS,
      "Send every later call to the Python codec (the contract's hierarchy changed)."},
     {NULL, NULL, 0, NULL},

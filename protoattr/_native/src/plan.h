@@ -129,6 +129,9 @@ typedef struct Plan {
     PyObject *budget;
     PyObject *budget_name;
     PyObject *too_many;
+    /* a plan not set up yet that sets itself up on first use: the model's call that
+     * plans it (NativeBackend._pend: a first call plans only the contracts it meets) */
+    PyObject *pending;
     PyObject *weakreflist;
 } Plan;
 
@@ -161,6 +164,20 @@ static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
         }
     }
     return -1;
+}
+
+/* Call `plan`'s pending set-up (plan->pending): 1 when the plan is now ready, 0 when it
+ * is not (its set-up is dropped: the plan hands over, as any plan not ready does), -1
+ * with the set-up's exception (the engine's caller falls back, as for any error). */
+int plan_set_up_pending(Plan *plan);
+
+/* Whether the engine may run `plan` now: set up and still valid.  A plan planned
+ * lazily is set up here, on its first use, by one call back into the model. */
+static inline int plan_usable(Plan *plan) {
+    if (plan->ready) {
+        return !plan->invalid;
+    }
+    return plan->pending != NULL && !plan->invalid && plan_set_up_pending(plan) == 1;
 }
 
 /* encode.c / decode.c: the engine.  Both return NULL (or -1) on any failure,
