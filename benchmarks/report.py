@@ -357,11 +357,22 @@ def targets(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     if "medians" in startup:
         ms = startup.get("import_ms", {}).get("protoattr")
         add("`import protoattr` <= 30 ms", "fresh processes, median", ms, 30, " ms")
-        first = startup["medians"].get("first_serialize_us_lazy")
-        where = f"cold_start: {startup['contracts']} contracts, a fresh model each, median"
-        planned = startup["medians"].get("first_serialize_contracts_planned")
+        # two readings, both judged: the issue's 168 µs baseline is "the first call on a
+        # contract" (one contract planned per call, as a program meets its contracts in
+        # order); its "1.5 ms in the suite's own cold-start benchmark" is the fresh-model
+        # figure, a first call that plans every contract its value holds
+        medians = startup["medians"]
+        n = startup["contracts"]
+        in_order = medians.get("first_serialize_us_in_order")
+        if in_order is not None:
+            where = (f"cold_start: {n} contracts, one model, each class's first serialize in "
+                     "declaration order (one contract planned per call), median")  # fmt: skip
+            add("first call without `compile()` <= 100 µs", where, in_order, 100, " µs")
+        first = medians.get("first_serialize_us_lazy")
+        where = f"cold_start: {n} contracts, a fresh model each, median"
+        planned = medians.get("first_serialize_contracts_planned")
         if planned is not None:  # what the call measured: not one contract's planning
-            single = startup["medians"].get("first_serialize_us_lazy_single")
+            single = medians.get("first_serialize_us_lazy_single")
             where += (
                 f"; each call plans its contract and those its value holds ({planned:,.0f} at "
                 f"the median; a call planning one: {single:,.1f} µs)"
