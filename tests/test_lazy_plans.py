@@ -9,6 +9,7 @@ import dataclasses
 import io
 import threading
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,6 +108,30 @@ def test_compile_sets_up_every_plan() -> None:
     assert model._native is not None
     assert not model._native._pending
     assert model._native.explain(Leaf) == "native"
+
+
+def test_compile_after_a_first_call_sets_up_what_it_left() -> None:
+    model = pa.TypeModel(backend="native")
+    model.serialize(Root())  # Root is used, not added: compile() still reaches its nested
+    assert model._native is not None
+    assert set(model._native.waiting()) == {Branch, Side}
+    model.compile()
+    assert _ready(model) == {Root, Branch, Leaf, Side}
+    assert model._native.waiting() == []
+
+
+def test_write_module_after_a_first_call_writes_every_plan(tmp_path: Path) -> None:
+    model = pa.TypeModel(backend="native")
+    model.serialize(Root())
+    model.write_module(tmp_path / "codecs_after_first_call.py")
+    assert model._native is not None
+    assert {Root, Branch, Leaf, Side} <= set(model._native.specs)
+    text = (tmp_path / "codecs_after_first_call.py").read_text()
+    for cls in (Root, Branch, Leaf, Side):  # each installed with its plan, as data
+        added = f"    _i.add(\n        _ref({__name__!r}, {cls.__qualname__!r}),"
+        assert text.count(added) == 1, cls
+        plan = f"        plan=lambda: ((\n            _ref({__name__!r}, {cls.__qualname__!r}),"
+        assert text.count(plan) == 1, cls
 
 
 def test_json_and_streams_set_up_pending_plans() -> None:

@@ -365,7 +365,8 @@ class CodecModel:
         return [f for f in fields if f.name not in inherited]
 
     def compile(self) -> None:
-        """Generate and compile every added contract and everything it reaches, now.
+        """Generate and compile every added contract and everything it reaches, now (and
+        on the native backend every nested plan an earlier first call left for later).
 
         The cyclic garbage collector is paused meanwhile (and resumed as it was): what
         ``compile()`` builds (plans, generated codecs) lives as long as the model, so each
@@ -384,6 +385,8 @@ class CodecModel:
             for cls in self._added:  # top-level lists of each contract: nothing left for later
                 self._list_codec(list[cls])  # type: ignore[valid-type]
             pending = list(self._added)
+            if self._native is not None:  # nested plans a first call left for their first use
+                pending.extend(self._native.waiting())
             seen: set[type] = set()
             while pending:
                 cls = pending.pop()

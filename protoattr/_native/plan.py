@@ -439,6 +439,11 @@ class NativeBackend:
             )
             return False
 
+    def waiting(self) -> list[type]:
+        """The contracts whose plans wait for their first use (see :meth:`_pend`):
+        ``compile()`` sets them up with the rest."""
+        return list(self._pending)
+
     def _forget_unready(self) -> None:
         """Drop plans whose setup did not finish (their codecs still hold the Python
         functions; plans nesting them hand over to Python when they meet them)."""
