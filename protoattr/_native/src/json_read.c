@@ -714,7 +714,7 @@ static PyObject *duration_of(JCtx *c, const char *s, Py_ssize_t n) {
  * constructor call (the plan checked at setup: its fields are these, in this order). */
 static PyObject *wkt_build(JCtx *c, PyObject *plan, PyObject **vals, Py_ssize_t nvals) {
     Plan *pl = (Plan *)plan;
-    if (!plan_usable(pl) || pl->nfields != nvals) return NULL;
+    if (!pl->ready || pl->invalid || pl->nfields != nvals) return NULL;
     return construct_object(c->st, pl, vals);
 }
 
@@ -1351,7 +1351,7 @@ ENGINE_INLINE Py_ssize_t predicted_key(const JsonReader *r, JCtx *c, Py_ssize_t 
  * binary plan's constructor call. */
 static PyObject *jr_build(JCtx *c, JsonReader *r, PyObject **vals, Py_ssize_t depth) {
     Plan *plan = (Plan *)r->plan;
-    if (!plan_usable(plan) || plan->nfields != r->nfields) return NULL;
+    if (!plan->ready || plan->invalid || plan->nfields != r->nfields) return NULL;
     for (Py_ssize_t i = 0; i < r->nfields; i++) {
         const JField *f = &r->fields[i];
         if (vals[i] == NULL) {

@@ -500,7 +500,7 @@ static PyObject *plan_encode(Plan *self, PyObject *obj) {
     if (stack_exhausted()) {
         return NULL;
     }
-    if (plan_usable(self)) {
+    if (self->ready && !self->invalid) {
         EngineState *st = engine_state_of_type(Py_TYPE(self));
         PyObject *out = engine_encode(st, self, obj);
         if (out != NULL) {
@@ -533,7 +533,7 @@ static PyObject *plan_decode(Plan *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     PyObject *buf = args[0];
-    if (plan_usable(self) && PyBytes_CheckExact(buf)
+    if (self->ready && !self->invalid && PyBytes_CheckExact(buf)
         && PyLong_CheckExact(args[1]) && PyLong_CheckExact(args[2])
         && PyLong_CheckExact(args[3])) {
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -588,7 +588,7 @@ static PyObject *plan_encode_list(Plan *self, PyObject *items) {
         PyErr_SetString(PyExc_RuntimeError, "protoattr: list codec used before setup");
         return NULL;
     }
-    if (plan_usable(self)) {
+    if (self->ready && !self->invalid) {
         PyObject *out = engine_encode_list(engine_state_of_type(Py_TYPE(self)), self, items);
         if (out != NULL) {
             return out;
@@ -615,7 +615,7 @@ static PyObject *plan_decode_list(Plan *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *buf = args[0];
-    if (plan_usable(self) && PyBytes_CheckExact(buf) && PyLong_CheckExact(args[1])
+    if (self->ready && !self->invalid && PyBytes_CheckExact(buf) && PyLong_CheckExact(args[1])
         && PyLong_CheckExact(args[2])) {
         Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
         Py_ssize_t end = PyLong_AsSsize_t(args[2]);

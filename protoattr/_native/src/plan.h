@@ -171,8 +171,10 @@ static inline Py_ssize_t plan_field_index(const Plan *plan, uint32_t number) {
  * with the set-up's exception (the engine's caller falls back, as for any error). */
 int plan_set_up_pending(Plan *plan);
 
-/* Whether the engine may run `plan` now: set up and still valid.  A plan planned
- * lazily is set up here, on its first use, by one call back into the model. */
+/* Whether the engine may run the nested plan `plan` now: set up and still valid.  A
+ * plan planned lazily is set up here, on its first use, by one call back into the model
+ * (a failed call leaves its exception: the engine's caller falls back, as for any error).
+ * Top-level plans (Plan's own methods, streams, JSON readers) are always set up. */
 static inline int plan_usable(Plan *plan) {
     if (plan->ready) {
         return !plan->invalid;

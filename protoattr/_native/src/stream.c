@@ -95,7 +95,7 @@ static int frame_at(const FrameReader *r, const unsigned char *p, const unsigned
  * propagate, or without one when the Python side has to read this frame. */
 static PyObject *take_one(EngineState *st, FrameReader *r, PyObject *chunk, Py_ssize_t *pos) {
     Plan *plan = r->plan;
-    if (!plan_usable(plan)) {
+    if (!plan->ready || plan->invalid) {
         return NULL;
     }
     const unsigned char *base = (const unsigned char *)PyBytes_AS_STRING(chunk);
@@ -417,7 +417,7 @@ static PyObject *encode_frames(PyObject *module, PyObject *args) {
         }
         Plan *plan = (Plan *)last_plan;
         int rc = -1;
-        if (plan != NULL && plan_usable(plan)) {
+        if (plan != NULL && plan->ready && !plan->invalid) {
             rc = encode_frame(st, plan, obj, &b, style, tag.buf, tag.len);
             if (rc < 0 && !engine_may_fall_back()) {
                 Py_DECREF(obj);
