@@ -175,6 +175,35 @@ def test_a_set_up_the_planner_rejects_hands_over_to_python(
         assert model.deserialize(Branch, PYTHON.serialize(value)) == value
 
 
+def test_a_set_up_that_raises_is_reported_and_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = planner._flat_ctor_spec
+    broken = [True]
+
+    def failing(info: Any, index: Any) -> Any:
+        if info.cls is Leaf and broken[0]:
+            raise RuntimeError("out of something")
+        return real(info, index)
+
+    monkeypatch.setattr(planner, "_flat_ctor_spec", failing)
+    model = pa.TypeModel(backend="native")
+    model.serialize(Branch())
+    assert model._native is not None
+    pending = model._native.plans[Leaf]
+    with pytest.raises(RuntimeError, match="out of something"):
+        model.serialize(Branch(Leaf(2)))
+    assert not pending.ready and model._native.waiting() == [Leaf]
+    broken[0] = False
+    value = Branch(Leaf(2), [Leaf(3)])
+    before = _fallbacks(model)
+    assert model.serialize(value) == PYTHON.serialize(value)
+    assert model.deserialize(Branch, PYTHON.serialize(value)) == value
+    assert _fallbacks(model) == before  # natively, through the plan Branch holds
+    assert model._native.plans[Leaf] is pending and pending.ready
+    assert model._native.waiting() == []
+
+
 def test_a_subtype_declared_before_the_first_use_replans_the_pending_contract() -> None:
     @pa.proto_contract
     @dataclasses.dataclass

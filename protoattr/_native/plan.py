@@ -532,7 +532,7 @@ class NativeBackend:
                 if cls in self.plans:
                     return self.plans[cls]
             self.python[cls] = (codec.encode, codec.decode)  # installed ahead of time
-        pending = self._pending.pop(cls, None)
+        pending = self._pending.get(cls)  # kept until set up: a failed set-up is tried again
         plan: Plan = self._engine.Plan() if pending is None else pending[0]
         self.plans[cls] = plan  # before the fields: recursive contracts find it
         info = codec.info
@@ -571,6 +571,8 @@ class NativeBackend:
             spec = (cls, fields, hier[3][hier[0]][10], None, reads, hier)
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
         plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5], self.budget)
+        if pending is not None:
+            del self._pending[cls]
         codec.encode = plan.encode
         codec.decode = plan.decode
         return plan

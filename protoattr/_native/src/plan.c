@@ -251,13 +251,12 @@ static void plan_release(Plan *self) {
     Py_CLEAR(self->budget);
     Py_CLEAR(self->budget_name);
     Py_CLEAR(self->too_many);
-    Py_CLEAR(self->pending);
-    hier_free(self);
+    hier_free(self);  /* (not self->pending: a set-up that failed is tried again) */
 }
 
 int plan_set_up_pending(Plan *plan) {
     PyObject *pending = plan->pending;
-    Py_INCREF(pending);  /* setup() clears plan->pending while the call runs */
+    Py_INCREF(pending);  /* a successful setup() clears plan->pending while the call runs */
     PyObject *r = PyObject_CallNoArgs(pending);
     Py_DECREF(pending);
     if (r == NULL) {
@@ -441,6 +440,7 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
         }
     }
     self->invalid = 0;
+    Py_CLEAR(self->pending);  /* set up: nothing waits any more */
     self->ready = 1;
     Py_RETURN_NONE;
 fail:
@@ -678,6 +678,7 @@ static int plan_traverse(Plan *self, visitproc visit, void *arg) {
 
 static int plan_clear(Plan *self) {
     plan_release(self);
+    Py_CLEAR(self->pending);
     return 0;
 }
 
@@ -688,6 +689,7 @@ static void plan_dealloc(Plan *self) {
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     plan_release(self);
+    Py_CLEAR(self->pending);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
 }
