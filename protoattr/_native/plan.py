@@ -777,12 +777,13 @@ class NativeBackend:
         else:
             model = self.model
             levels = levels_of(model, target)
-            cmps: dict[int, Any] = {}
+            flat = len(levels) == 1  # planned when the engine first meets it (see _pend)
+            # (a pending plan keeps the defaults converted for it until it is set up)
+            cmps: dict[int, Any] = {} if flat else self._cmps
             if _vet(model, model.info(target), levels, cmps) is None:
-                if len(levels) == 1:  # flat: planned when the engine first meets it
+                if flat:
                     sub, native = self._pend(target, levels, cmps), True
                 else:  # a hierarchy's plan is set up with every level at once
-                    self._cmps.update(cmps)
                     self._vetted[target] = levels
                     try:
                         sub, native = self._plan(target, levels), True
