@@ -154,14 +154,14 @@ def test_json_and_streams_set_up_pending_plans() -> None:
 def test_a_set_up_the_planner_rejects_hands_over_to_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = planner._flat_ctor_spec
+    real = planner._flat_hier_spec
 
-    def refuse_leaf(info: Any, index: Any) -> Any:
+    def refuse_leaf(info: Any, reads: Any, ctor: Any) -> Any:
         if info.cls is Leaf:
             raise TypeError("a planner bug")
-        return real(info, index)
+        return real(info, reads, ctor)
 
-    monkeypatch.setattr(planner, "_flat_ctor_spec", refuse_leaf)
+    monkeypatch.setattr(planner, "_flat_hier_spec", refuse_leaf)
     model = pa.TypeModel(backend="native")
     model.serialize(Branch())
     with pytest.warns(RuntimeWarning, match="Leaf runs its Python codec"):
@@ -178,15 +178,15 @@ def test_a_set_up_the_planner_rejects_hands_over_to_python(
 def test_a_set_up_that_raises_is_reported_and_tried_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = planner._flat_ctor_spec
+    real = planner._flat_hier_spec
     broken = [True]
 
-    def failing(info: Any, index: Any) -> Any:
+    def failing(info: Any, reads: Any, ctor: Any) -> Any:
         if info.cls is Leaf and broken[0]:
             raise RuntimeError("out of something")
-        return real(info, index)
+        return real(info, reads, ctor)
 
-    monkeypatch.setattr(planner, "_flat_ctor_spec", failing)
+    monkeypatch.setattr(planner, "_flat_hier_spec", failing)
     model = pa.TypeModel(backend="native")
     model.serialize(Branch())
     assert model._native is not None

@@ -482,10 +482,10 @@ def test_a_rejected_plan_leaves_the_python_codec_and_warns(
 ) -> None:
     from protoattr._native import plan as planner
 
-    def broken(self: Any, f: Any, oneof: int) -> tuple[Any, ...]:
-        return ("not", "a", "field")
+    def broken(self: Any, slots: Any, oneofs: Any) -> tuple[Any, ...]:
+        return tuple(("not", "a", "field") for _ in slots)
 
-    monkeypatch.setattr(planner.NativeBackend, "_field", broken)
+    monkeypatch.setattr(planner.NativeBackend, "_fields", broken)
     nat = _native_model()
     with pytest.warns(RuntimeWarning, match="Leaf runs its Python codec"):
         data = nat.serialize(Leaf("x", 1))

@@ -1,9 +1,10 @@
 """The planner's short paths give the specs its general ones give (issue 20, start-up).
 
-``_field`` writes the common field shapes out (singular scalars, repeated, maps) and
-hands the rest to ``_any_field``; ``_vet`` compares integer defaults without a call;
-``_flat_ctor_spec`` is ``_ctor_spec`` for a flat contract.  Each must agree with the
-general code on every shape, including the ones the short paths hand over."""
+``_fields`` (planner.c in the engine) writes the common field shapes out (singular
+scalars, repeated, maps) and hands the rest to ``_any_field``; ``_vet`` compares integer
+defaults without a call; ``_flat_ctor_spec`` is ``_ctor_spec`` for a flat contract.
+Each must agree with the general code on every shape, including the ones the short
+paths hand over."""
 
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ def test_every_field_shape_gets_the_general_spec(cls: type) -> None:
         oneof = oneofs.get(planner._oneof_key(f), 0)
         general = _normal(backend._any_field(f, oneof, None))
         assert _normal(spec) == general, f.name
-        assert _normal(backend._field(f, oneof)) == general, f.name
+        assert _normal(backend._fields([f], [oneof])[0]) == general, f.name
     assert backend._cmps == {}
 
 
@@ -187,3 +188,23 @@ def test_fields_holding_one_plan_share_a_value_spec_until_it_is_replanned() -> N
     python = pa.TypeModel(backend="python")
     python.add_subtype(Base, 10, Sub)
     assert data == python.serialize(Later(Sub(1, 2)))
+
+
+@pytest.mark.parametrize("where", ["_any_field", "_value"])
+def test_the_planners_errors_pass_through_field_specs(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backend = pa.TypeModel(backend="native")._native
+    assert backend is not None
+    fields = pa.TypeModel().info(Shapes).fields
+
+    def fails(*args: Any) -> Any:
+        raise LookupError(f"from {where}")
+
+    monkeypatch.setattr(backend, where, fails)  # what field_specs calls back
+    with pytest.raises(LookupError, match=f"from {where}"):
+        backend._fields(fields, None)
+    with pytest.raises(ValueError, match="one oneof number per slot"):
+        backend._fields(fields, [0])
+    with pytest.raises(TypeError, match="bad planner state"):
+        engine().field_specs(fields, None, {}, {}, fails, fails, ())

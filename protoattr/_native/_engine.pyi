@@ -1,4 +1,4 @@
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 NATIVE_MAX_DEPTH: int
@@ -35,6 +35,17 @@ class Plan:
     def decode_list(self, buf: bytes, pos: int, end: int, depth: int, base: Any, /) -> Any: ...
     def set_pending(self, setup: Callable[[], Any] | None, /) -> None: ...
     def invalidate(self) -> None: ...
+
+def field_specs(
+    slots: Sequence[Any],
+    oneofs: Sequence[int] | None,
+    values: dict[int, tuple[Any, tuple[Any, ...]]],
+    cmps: dict[int, Any],
+    value: Callable[[Any], tuple[Any, ...]],
+    any_field: Callable[[Any, int, tuple[Any, ...] | None], tuple[Any, ...]],
+    consts: tuple[Any, ...],
+    /,
+) -> tuple[tuple[Any, ...], ...]: ...
 
 class Entry:
     """A model's serialize/deserialize/measure in C (mode 0/1/2)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import struct
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._core import bcl as _bcl
@@ -288,6 +288,19 @@ def _default_cmp(f: FieldInfo) -> Any:
     return default
 
 
+#: what planner.c's field_specs reads of the planner, in its order (its C_* constants)
+_FIELD_CONSTS = (
+    _default_cmp,
+    MISSING,
+    _SINGULAR,
+    _REPEATED,
+    _MAP,
+    _PRESENCE_KINDS,
+    _WIRE_TYPES,
+    _SMALL_TAGS,
+)
+
+
 def _reads_dict(cls: type, info: ContractInfo, names: Any = None) -> bool:
     """Whether encode may read the fields from the instance ``__dict__``: the class has
     one and no field is shadowed by a data descriptor or a custom attribute lookup
@@ -549,23 +562,21 @@ class NativeBackend:
         keys = [_oneof_key(f) for f in slots if f.oneof]
         if keys:
             groups = {key: i + 1 for i, key in enumerate(dict.fromkeys(keys))}
-            fields = tuple([self._field(f, groups.get(_oneof_key(f), 0)) for f in slots])
+            fields = self._fields(slots, [groups.get(_oneof_key(f), 0) for f in slots])
         else:
-            fields = tuple([self._field(f, 0) for f in slots])
+            fields = self._fields(slots, None)
         index = {f.name: i for i, f in enumerate(slots)}
         reads = _reads_dict(cls, info, index if flat else None)
         if flat:
-            hier = _flat_hier_spec(info, index, reads)
-            level_ctor = hier[3][0][10]
+            # built as its generated __init__ would build it, without the call where that
+            # is plain assignment (then the calling spec is not worked out at all)
             assigns = _init_assigns(info) if info.construct == "init" else None
-            spec: PlanSpec = (
-                cls,
-                fields,
-                level_ctor if assigns is None else (True, object.__new__, (), 0, None, assigns),
-                _unknown_spec(cls, info),
-                reads,
-                hier,
-            )
+            if assigns is None:
+                ctor = _flat_ctor_spec(info, index)
+            else:
+                ctor = (True, object.__new__, (), 0, None, assigns)
+            hier = _flat_hier_spec(info, reads, ctor)
+            spec: PlanSpec = (cls, fields, ctor, _unknown_spec(cls, info), reads, hier)
         else:
             hier = self._hier_spec(cls, levels, own, index, {cls: reads})
             spec = (cls, fields, hier[3][hier[0]][10], None, reads, hier)
@@ -619,59 +630,17 @@ class NativeBackend:
             )
         return (position[cls], get_unknown, set_unknown, tuple(specs))
 
-    def _field(self, f: FieldInfo, oneof: int) -> tuple[Any, ...]:
-        """A field's spec (see plan.c's field_setup): the common shapes are written out
-        here, each with only the decisions it needs; the rest go to :meth:`_any_field`."""
-        if f.group:
-            return self._any_field(f, oneof, None)
-        vt = f.value
-        kind = vt.kind
-        label = f.label
-        number = f.tag
-        known = self._values.get(id(vt))  # _value's cache, without its call
-        value = known[1] if known is not None and known[0] is vt else self._value(vt)
-        if number >= 16:
-            return self._any_field(f, oneof, value)
-        tags = _SMALL_TAGS[number]
-        if label is _SINGULAR:
-            if f.required or kind in _PRESENCE_KINDS:
-                return self._any_field(f, oneof, value)
-            # compared with its default, which _vet has just converted
-            cmp = self._cmps.pop(id(f), _Unusual)  # a class: never a default's form
-            if cmp is _Unusual:
-                cmp = _default_cmp(f)
-            factory = f.default_factory
-            key = f.key
-            if factory is None:
-                default = f.default
-                return (
-                    f.name, number, 0, f.packed, value,
-                    None if key is None else self._value(key),
-                    tags[_WIRE_TYPES[kind]], tags[2], ENC_DEFAULT, cmp,
-                    INIT_VALUE, None if default is MISSING else default, ABSENT_NONE, None,
-                    None, oneof,
-                )  # fmt: skip
-            return (
-                f.name, number, 0, f.packed, value, None if key is None else self._value(key),
-                tags[_WIRE_TYPES[kind]], tags[2], ENC_DEFAULT, cmp,
-                INIT_NULL, None, ABSENT_FACTORY, factory, None, oneof,
-            )  # fmt: skip
-        key = f.key
-        if label is _REPEATED:
-            container = f.container
-            return (
-                f.name, number, 2, f.packed, value, None if key is None else self._value(key),
-                tags[_WIRE_TYPES[kind]], tags[2], ENC_ALWAYS, None,
-                INIT_LIST, None, ABSENT_NONE, None,
-                container if container is not list else None, oneof,
-            )  # fmt: skip
-        if label is _MAP:
-            return (
-                f.name, number, 3, f.packed, value, None if key is None else self._value(key),
-                tags[_WIRE_TYPES[kind]], tags[2], ENC_ALWAYS, None,
-                INIT_DICT, None, ABSENT_NONE, None, None, oneof,
-            )  # fmt: skip
-        return self._any_field(f, oneof, value)
+    def _fields(self, slots: Sequence[FieldInfo], oneofs: list[int] | None) -> tuple[Any, ...]:
+        """The slots' field specs (see plan.c's field_setup), each with its oneof number
+        (``oneofs`` None: none is in a oneof).  The engine writes the common shapes out
+        (planner.c: a singular scalar compared with its default, a repeated field, a
+        map, numbered 1 to 15), each with only the decisions it needs, and hands every
+        other field to :meth:`_any_field`; a value spec it has not made comes from
+        :meth:`_value`, a default vetting did not convert from ``_default_cmp``."""
+        specs: tuple[Any, ...] = self._engine.field_specs(
+            slots, oneofs, self._values, self._cmps, self._value, self._any_field, _FIELD_CONSTS
+        )
+        return specs
 
     def _any_field(
         self, f: FieldInfo, oneof: int, value: tuple[Any, ...] | None
@@ -848,9 +817,9 @@ def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
             *conversion(vt))  # fmt: skip
 
 
-def _flat_hier_spec(info: ContractInfo, index: dict[str, int], reads: bool) -> tuple[Any, ...]:
+def _flat_hier_spec(info: ContractInfo, reads: bool, ctor: tuple[Any, ...]) -> tuple[Any, ...]:
     """:meth:`NativeBackend._hier_spec` of a contract without bases or subtypes: one level,
-    the root, which is the class requested."""
+    the root, which is the class requested, built by ``ctor`` (the plan's own)."""
     cls = info.cls
     keeps = info.options.preserve_unknown and can_store_unknown(cls)
     level = (
@@ -864,7 +833,7 @@ def _flat_hier_spec(info: ContractInfo, index: dict[str, int], reads: bool) -> t
         bool(getattr(cls, "__dictoffset__", 0)),
         reads,
         False,
-        _flat_ctor_spec(info, index),
+        ctor,
     )
     return (0, get_unknown, set_unknown, (level,))
 

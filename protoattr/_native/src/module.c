@@ -24,6 +24,9 @@ static int engine_exec(PyObject *module) {
     if (engine_add_json_read(module) < 0) {  /* json_read.c */
         return -1;
     }
+    if (engine_add_planner(module) < 0) {  /* planner.c */
+        return -1;
+    }
     /* Find the importing thread's stack bound now: on Linux's main thread that is
      * glibc reading /proc/self/maps (~0.15 ms), which a program would otherwise
      * pay on its first serialize or deserialize. */
@@ -78,6 +81,9 @@ static int engine_clear(PyObject *module) {
     Py_CLEAR(st->empty_bytes);
     Py_CLEAR(st->object_new);
     Py_CLEAR(st->encode_too_deep);
+    for (int i = 0; i < FA_COUNT; i++) {
+        Py_CLEAR(st->field_attr[i]);
+    }
     return 0;
 }
 

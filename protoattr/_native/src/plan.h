@@ -135,6 +135,12 @@ typedef struct Plan {
     PyObject *weakreflist;
 } Plan;
 
+/* The FieldInfo attributes planner.c reads (interned names in EngineState.field_attr). */
+enum {
+    FA_NAME, FA_TAG, FA_LABEL, FA_VALUE, FA_KEY, FA_CONTAINER, FA_PACKED, FA_REQUIRED,
+    FA_GROUP, FA_DEFAULT, FA_DEFAULT_FACTORY, FA_KIND, FA_COUNT
+};
+
 /* Module state: no mutable C globals. */
 typedef struct {
     PyTypeObject *plan_type;
@@ -148,6 +154,7 @@ typedef struct {
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
     PyObject *encode_too_deep; /* NestedTooDeeply (RecursionError): encode past the bound */
+    PyObject *field_attr[FA_COUNT]; /* planner.c: "name", "tag", ... ("kind": a ValueType's) */
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
@@ -209,6 +216,8 @@ void engine_gc_resume(EngineState *st);
 int engine_add_stream(PyObject *module);
 /* json_read.c: JsonReader (from_json in C). */
 int engine_add_json_read(PyObject *module);
+/* planner.c: field_specs, the common field shapes of a plan's spec. */
+int engine_add_planner(PyObject *module);
 /* construct.c: a plan's construct_new object, object.__new__ called directly. */
 PyObject *engine_new_object(EngineState *st, Plan *plan);
 
