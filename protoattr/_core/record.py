@@ -22,9 +22,6 @@ from typing import Any, ClassVar, TypeVar
 
 __all__ = ["FrozenError", "Record"]
 
-_R = TypeVar("_R", bound="Record")
-
-
 class FrozenError(AttributeError):
     """Assigning to a field of a frozen record (``dataclasses.FrozenInstanceError``'s
     counterpart: an ``AttributeError`` too)."""
@@ -74,6 +71,11 @@ class Record:
         for name, value in zip(self._fields, type(self)._values(self), strict=True):
             object.__setattr__(new, name, changes.get(name, value))
         return new
+
+
+#: (bound after the class: a bound given as the string "Record" is a ForwardRef, whose
+#: compile() was the first in the process, the compiler's start-up: 0.8 ms of the import)
+_R = TypeVar("_R", bound=Record)
 
 
 def _refuse_assignment(self: Record, name: str, value: Any) -> None:
