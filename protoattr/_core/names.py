@@ -44,7 +44,9 @@ __all__ = [
     "scoped_name",
 ]
 
-_PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+#: (compiled by ``re``'s own cache on first use: compiling it at import was 0.3 ms of
+#: ``import protoattr``, for the programs that name a package)
+_PACKAGE = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
 
 #: full name -> the classes claiming it (weakly: a class that dies gives its name up)
 _CLAIMS: dict[str, list[weakref.ref[type]]] = {}
@@ -66,7 +68,7 @@ def package_of(cls: type, explicit: str | None) -> str | None:
         package = getattr(module, "__protobuf_package__", None)
     if package is None or package == "":
         return None
-    if not isinstance(package, str) or not _PACKAGE.fullmatch(package):
+    if not isinstance(package, str) or not re.fullmatch(_PACKAGE, package):
         where = (
             f"{cls.__qualname__}: package"
             if explicit is not None
