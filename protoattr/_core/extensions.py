@@ -100,7 +100,7 @@ def declare(
             "(decorate it with @proto_contract)"
         )
     where = f"{extendee.__qualname__}.[{name}]"
-    if not isinstance(name, str) or not _names._PACKAGE.fullmatch(name):
+    if not isinstance(name, str) or not _names.is_dotted_name(name):
         raise ContractError(f"{where}: the name must be a dotted full name like 'shop.v1.priority'")
     options = declared_options(extendee)
     if not options.preserve_unknown:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 __all__ = ["FrozenError", "Record"]
 
+
 class FrozenError(AttributeError):
     """Assigning to a field of a frozen record (``dataclasses.FrozenInstanceError``'s
     counterpart: an ``AttributeError`` too)."""

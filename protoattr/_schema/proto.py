@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.contract import ContractInfo, FieldInfo, Label, ValueType
 from .._core.errors import ContractError
-from .._core.names import _PACKAGE, nested_classes, nested_in, scoped_name
+from .._core.names import is_dotted_name, nested_classes, nested_in, scoped_name
 from .._core.types import BCL_KINDS, INT_RANGES, PACKABLE, Kind
 from .._core.wire import MAX_FIELD_NUMBER
 from .._core.wkt import WELL_KNOWN_CLASSES, WELL_KNOWN_FILES
@@ -149,7 +149,7 @@ def _export_roots(
     arguments (``none_given`` is the message when ``cls`` holds no class)."""
     if syntax not in SYNTAXES:
         raise ValueError(f"syntax must be one of {', '.join(map(repr, SYNTAXES))}, not {syntax!r}")
-    if package is not None and not _PACKAGE.fullmatch(package):
+    if package is not None and not is_dotted_name(package):
         raise ValueError(f"package {package!r} is not a dotted protobuf identifier")
     roots = [cls] if isinstance(cls, type) else list(cls)
     if not roots:
