@@ -59,13 +59,17 @@ def test_an_epoch_default_is_read_without_the_python_helper(
     if plan.engine() is None:
         pytest.skip("the engine is not built")
     calls: list[int] = []
-    encode, decode = plan._TIME_HELPERS[Kind.TIMESTAMP]
+    helpers = plan._time_helpers
+    encode, decode = helpers(Kind.TIMESTAMP)
 
     def counting(*args: object) -> object:
         calls.append(1)
-        return decode(*args)  # type: ignore[arg-type]
+        return decode(*args)
 
-    monkeypatch.setitem(plan._TIME_HELPERS, Kind.TIMESTAMP, (encode, counting))
+    def counted(kind: Kind) -> tuple[object, object]:
+        return (encode, counting) if kind is Kind.TIMESTAMP else helpers(kind)
+
+    monkeypatch.setattr(plan, "_time_helpers", counted)
     cls = _declare()
     model = pa.TypeModel(backend="native")
     got = model.deserialize(cls, b"\x0a\x06\x08\x80\xa3\x05\x10\x07")

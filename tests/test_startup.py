@@ -1,8 +1,9 @@
 """``import protoattr`` imports only what a binary round trip needs (issue 20: start-up).
 
-attrs, uuid (which imports platform), decimal, pathlib and the service declarations are
-imported when a program uses them: a program with an attrs class, a UUID or a
-Decimal has imported their modules already, and ``pa.service``/``pa.UUIDBytes``
+attrs, uuid (which imports platform), decimal, datetime, pathlib and the service
+declarations are imported when a program uses them: a program with an attrs class, a
+UUID, a Decimal or a datetime has imported their modules already (the engine loads
+datetime's C API when it sets up a plan holding one), and ``pa.service``/``pa.UUIDBytes``
 load on first use.
 """
 
@@ -19,6 +20,9 @@ LAZY = (
     "uuid",
     "platform",
     "decimal",
+    "datetime",
+    "_datetime",
+    "bisect",
     "pathlib",
     "protoattr._service",
     "google.protobuf",
@@ -105,6 +109,29 @@ def test_plain_fields_share_their_options_and_others_keep_theirs() -> None:
 #: what ``import protoattr`` alone leaves unimported besides LAZY: ``dataclasses`` (and the
 #: ``inspect``, ``ast``, ``dis`` and ``tokenize`` it imports) is for programs with dataclasses,
 #: which import it themselves; ``threading``'s locks are ``_thread``'s
+def test_datetimes_work_when_their_module_is_imported_after_protoattr() -> None:
+    loaded = _modules_after(
+        "import sys, dataclasses, protoattr as pa\n"
+        "assert 'datetime' not in sys.modules\n"
+        "from datetime import date, datetime, timedelta, timezone\n"
+        "EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)\n"
+        "@pa.proto_contract\n@dataclasses.dataclass\nclass T:\n"
+        "    at: datetime = pa.field(1, default=EPOCH)\n"
+        "    took: timedelta = pa.field(2, default=timedelta(0))\n"
+        "    day: date = pa.field(3, default=date(1, 1, 1))\n"
+        "    net: pa.bcl.DateTime = pa.field(4, default=datetime.min)\n"
+        "    ticks: pa.bcl.TimeSpanTicks = pa.field(5, default=timedelta(0))\n"
+        "t = T(EPOCH + timedelta(days=9, microseconds=7), timedelta(seconds=-3), date(2024, 2, 29),"
+        " datetime(2001, 2, 3, 4, 5, 6), timedelta(hours=5))\n"
+        "assert pa.deserialize(T, pa.serialize(t)) == t\n"
+        "assert pa.deserialize(T, pa.serialize(T())) == T()\n"
+        "native = pa.default_model._native\n"
+        "assert native is None or native.explain(T) == 'native', native.explain(T)\n"
+        "assert pa.from_json(T, pa.to_json(t)) == t"
+    )
+    assert "datetime" in loaded
+
+
 NOT_AT_IMPORT = ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading")
 
 

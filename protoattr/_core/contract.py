@@ -9,9 +9,7 @@ generates code; :mod:`protoattr._python.codegen` reads the infos built here.
 from __future__ import annotations
 
 import _thread  # threading's locks, without importing threading (see record.py)
-import bisect
 import collections.abc
-import datetime
 import enum
 import functools
 import operator
@@ -1141,8 +1139,16 @@ def _plainly_distinct_tags(fields: list[FieldInfo], options: ContractOptions) ->
         tags[0] >= 1
         and tags[-1] <= MAX_FIELD_NUMBER
         and len(set(tags)) == len(tags)
-        and bisect.bisect_left(tags, 19000) == bisect.bisect_right(tags, 19999)
+        and (tags[-1] < 19000 or tags[0] > 19999 or _none_in_19000s(tags))
     )
+
+
+def _none_in_19000s(tags: list[int]) -> bool:
+    """Whether the sorted ``tags`` skip 19000..19999 (asked only of a contract with a tag
+    past 19000: ``bisect`` is imported then, not by ``import protoattr``)."""
+    import bisect
+
+    return bisect.bisect_left(tags, 19000) == bisect.bisect_right(tags, 19999)
 
 
 def _check_tags(qual: str, fields: list[FieldInfo], options: ContractOptions) -> None:
@@ -1364,9 +1370,38 @@ _SIMPLE: dict[Any, Kind] = {
     float: Kind.DOUBLE,
     str: Kind.STRING,
     bytes: Kind.BYTES,
-    datetime.datetime: Kind.TIMESTAMP,
-    datetime.timedelta: Kind.DURATION,
-}
+}  # and datetime's (see _add_datetime)
+
+#: the kinds whose values are datetime's (the tables gain them in _add_datetime)
+_TIME_KINDS = frozenset({Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME, Kind.BCL_TIMESPAN})
+
+
+def _add_datetime(bare: Any = None) -> bool:
+    """Add ``datetime``'s types and values to the tables of kinds, zeros and default types
+    (once; ``import protoattr`` does not import ``datetime``: an annotation naming one of
+    its types exists only once its module is imported).  With ``bare``: whether it is
+    ``datetime`` or ``timedelta``, looked up without importing the module."""
+    datetime: Any = sys.modules.get("datetime")
+    if bare is not None and (
+        datetime is None or (bare is not datetime.datetime and bare is not datetime.timedelta)
+    ):
+        return False
+    if Kind.TIMESTAMP not in _ZEROS:  # (each entry is set at once: two threads agree)
+        if datetime is None:
+            import datetime
+        moment, span = datetime.datetime, datetime.timedelta
+        types = {Kind.TIMESTAMP: moment, Kind.DURATION: span,
+                 Kind.BCL_DATETIME: moment, Kind.BCL_TIMESPAN: span}  # fmt: skip
+        _DEFAULT_TYPES.update(types)
+        _FITTING.update(types)
+        _SIMPLE.update({moment: Kind.TIMESTAMP, span: Kind.DURATION})
+        _ZEROS.update({
+            Kind.TIMESTAMP: moment(1970, 1, 1, tzinfo=datetime.timezone.utc),
+            Kind.DURATION: span(0),
+            Kind.BCL_DATETIME: moment.min,  # .NET's default(DateTime)
+            Kind.BCL_TIMESPAN: span(0),
+        })  # fmt: skip
+    return True
 
 
 def _value_type(where: str, annotation: Any) -> ValueType:
@@ -1417,7 +1452,7 @@ def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
         return converted
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
         return _enum_value(where, bare)
-    if bare in _SIMPLE:
+    if bare in _SIMPLE or _add_datetime(bare):
         return _plain_value(_SIMPLE[bare])
     if isinstance(bare, type) and bare in _DECLARED:
         value = _MESSAGE_VALUES.get(bare)
@@ -1468,7 +1503,8 @@ def _enum_value(where: str, bare: type[enum.Enum]) -> ValueType:
 @functools.cache
 def _bcl_forms() -> dict[_bcl.Form, tuple[Kind, type]]:
     """The bcl forms' kinds and Python types; built when first asked for, since
-    ``decimal`` and ``uuid`` are not imported by ``import protoattr``."""
+    ``datetime``, ``decimal`` and ``uuid`` are not imported by ``import protoattr``."""
+    import datetime
     import decimal
     import uuid
 
@@ -1481,17 +1517,26 @@ def _bcl_forms() -> dict[_bcl.Form, tuple[Kind, type]]:
     }
 
 
-_TICK_FORMS: dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]] = {
-    _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks, _bcl.ticks_to_datetime,
-                               datetime.datetime.min),
-    _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
-                               _bcl.ticks_to_timedelta, datetime.timedelta(0)),
-}  # fmt: skip
+_TICK_FORMS = frozenset({_bcl.Form.DATETIME_TICKS, _bcl.Form.TIMESPAN_TICKS})
+
+
+@functools.cache
+def _tick_forms() -> dict[_bcl.Form, tuple[type, Callable[[Any], Any], Callable[[Any], Any], Any]]:
+    """DataFormat.FixedSize's types and converters, made when first asked for (they are
+    ``datetime``'s: ``import protoattr`` does not import it)."""
+    import datetime
+
+    return {
+        _bcl.Form.DATETIME_TICKS: (datetime.datetime, _bcl.datetime_to_ticks,
+                                   _bcl.ticks_to_datetime, datetime.datetime.min),
+        _bcl.Form.TIMESPAN_TICKS: (datetime.timedelta, _bcl.timedelta_to_ticks,
+                                   _bcl.ticks_to_timedelta, datetime.timedelta(0)),
+    }  # fmt: skip
 
 
 def _bcl_type(where: str, bare: Any, form: _bcl.Form) -> ValueType:
     if form in _TICK_FORMS:  # DataFormat.FixedSize: converted to a bare sfixed64
-        domain, to_wire, from_wire, zero = _TICK_FORMS[form]
+        domain, to_wire, from_wire, zero = _tick_forms()[form]
         if bare is not domain:
             raise ContractError(f"{where}: {form.value} annotates {domain.__name__}, not {bare!r}")
         return ValueType(Kind.SFIXED64, None, False, domain, to_wire, from_wire, zero)
@@ -1565,7 +1610,8 @@ def _converted_type(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType
             Kind.STRING, None, False, bare, _convert.uuid_to_str, _convert.str_to_uuid,
             uuid.UUID(int=0),
         )  # fmt: skip
-    if bare is datetime.date:
+    datetime = sys.modules.get("datetime")  # (likewise)
+    if datetime is not None and bare is datetime.date:
         return ValueType(
             Kind.INT32, None, False, bare, _convert.date_to_days, _convert.days_to_date,
             datetime.date(1, 1, 1),
@@ -1588,6 +1634,9 @@ def zero_value(value: ValueType) -> Any:
     zero = _ZEROS.get(kind, MISSING)
     if zero is not MISSING:  # the scalars' (most fields)
         return zero
+    if kind in _TIME_KINDS:
+        _add_datetime()
+        return _ZEROS[kind]
     if kind is _ENUM:
         assert value.py_type is not None
         members: list[Any] = list(value.py_type)  # type: ignore[call-overload]
@@ -1606,11 +1655,7 @@ _ZEROS: dict[Kind, Any] = {k: 0 for k in INT_RANGES} | {
     Kind.DOUBLE: 0.0,
     Kind.STRING: "",
     Kind.BYTES: b"",
-    Kind.TIMESTAMP: datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc),
-    Kind.DURATION: datetime.timedelta(0),
-    Kind.BCL_DATETIME: datetime.datetime.min,  # .NET's default(DateTime)
-    Kind.BCL_TIMESPAN: datetime.timedelta(0),
-}
+}  # and the time kinds' (see _add_datetime)
 del _ZEROS[Kind.ENUM]
 
 
@@ -1714,11 +1759,7 @@ _FITTING: dict[Kind, type] = {
     Kind.BOOL: bool,
     Kind.DOUBLE: float,
     Kind.FLOAT: float,
-    Kind.TIMESTAMP: datetime.datetime,
-    Kind.DURATION: datetime.timedelta,
-    Kind.BCL_DATETIME: datetime.datetime,
-    Kind.BCL_TIMESPAN: datetime.timedelta,
-}
+}  # and the time kinds' (see _add_datetime)
 
 
 def _check_default(where: str, label: Label, value: ValueType, default: Any) -> None:
@@ -1760,16 +1801,14 @@ _DEFAULT_TYPES: dict[Kind, type | tuple[type, ...]] = {
     Kind.DOUBLE: (int, float),
     Kind.STRING: str,
     Kind.BYTES: bytes,
-    Kind.TIMESTAMP: datetime.datetime,
-    Kind.DURATION: datetime.timedelta,
-    Kind.BCL_DATETIME: datetime.datetime,
-    Kind.BCL_TIMESPAN: datetime.timedelta,
-}
+}  # and the time kinds' (see _add_datetime)
 
 
 def _default_type(kind: Kind) -> type | tuple[type, ...] | None:
     """The Python type(s) a default of ``kind`` may have; the bcl Decimal and Guid kinds'
     types are looked up on demand (``import protoattr`` imports neither module)."""
+    if kind in _TIME_KINDS:
+        _add_datetime()
     if kind is _BCL_DECIMAL:
         return _bcl_forms()[_bcl.Form.DECIMAL][1]
     if kind is _BCL_GUID:

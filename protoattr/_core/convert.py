@@ -14,15 +14,15 @@ boundary turns it into a :class:`DecodeError` with the byte offset.
 from __future__ import annotations
 
 import _thread  # threading.Lock, without importing threading
-import datetime
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
-# uuid (which imports platform) and decimal are imported when a value of theirs is
-# converted, not by ``import protoattr``: a program with a UUID or a Decimal to
-# convert has imported them already.
+# datetime, uuid (which imports platform) and decimal are imported when a value of theirs
+# is converted, not by ``import protoattr``: a program with a date, a UUID or a Decimal
+# to convert has imported them already.
 if TYPE_CHECKING:
+    import datetime
     import decimal
     import uuid
 
@@ -103,16 +103,21 @@ def bytes_to_uuid(data: bytes) -> uuid.UUID:
     return uuid.UUID(bytes=data)
 
 
-_ORDINAL_MIN, _ORDINAL_MAX = 1, datetime.date.max.toordinal()
+#: the day numbers of 0001-01-01 and 9999-12-31 (``date.max.toordinal()``)
+_ORDINAL_MIN, _ORDINAL_MAX = 1, 3_652_059
 
 
 def date_to_days(value: datetime.date) -> int:
+    import datetime
+
     if isinstance(value, datetime.datetime):
         raise TypeError("expected date, got datetime")
     return value.toordinal() - 1
 
 
 def days_to_date(days: int) -> datetime.date:
+    import datetime
+
     if not _ORDINAL_MIN <= days + 1 <= _ORDINAL_MAX:
         raise ConversionError(f"day number {days} is outside 0001-01-01..9999-12-31")
     return datetime.date.fromordinal(days + 1)

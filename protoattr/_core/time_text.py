@@ -11,16 +11,12 @@ message...).  Parsing is JSON's alone, in :mod:`protoattr._json.times`, for both
 
 from __future__ import annotations
 
-import datetime
-
 __all__ = ["DURATION_MAX", "TS_MAX", "TS_MIN", "duration_text", "fraction", "timestamp_text"]
 
 #: 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the epoch
 TS_MIN, TS_MAX = -62135596800, 253402300799
 #: the largest number of seconds a Duration holds, either sign (10,000 years)
 DURATION_MAX = 315576000000
-
-_EPOCH_NAIVE = datetime.datetime(1970, 1, 1)
 
 
 def fraction(nanos: int) -> str:
@@ -39,8 +35,10 @@ def timestamp_text(seconds: int, nanos: int) -> str:
 
     ``seconds`` within ``TS_MIN..TS_MAX`` and ``0 <= nanos < 10**9`` (the caller checks).
     """
+    import datetime  # (here: ``import protoattr`` does not import it; the caller has)
+
     days, rest = divmod(seconds, 86400)
-    when = _EPOCH_NAIVE + datetime.timedelta(days, rest)
+    when = datetime.datetime(1970, 1, 1) + datetime.timedelta(days, rest)
     return when.isoformat() + fraction(nanos) + "Z"
 
 

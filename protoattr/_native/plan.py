@@ -35,10 +35,6 @@ from .._python.runtime import (
     BUDGET,
     UNKNOWN_KEY,
     can_store_unknown,
-    decode_duration,
-    decode_timestamp,
-    encode_duration,
-    encode_timestamp,
     get_unknown,
     set_unknown,
     too_many_messages,
@@ -85,19 +81,35 @@ CONV_NONE, CONV_CALL, CONV_FLAG, CONV_BYTEARRAY = 0, 1, 2, 3
 CONV_DECIMAL, CONV_UUID_STR, CONV_UUID_BYTES, CONV_DATE = 4, 5, 6, 7
 CONV_DATETIME_TICKS, CONV_TIMESPAN_TICKS = 8, 9
 #: (to_wire, from_wire) -> what convert.c does itself for them (convert.h's CONV_*)
-_CONVERSIONS: dict[tuple[Any, Any], int] = {
-    (None, bytearray): CONV_BYTEARRAY,
-    (_convert.decimal_to_str, _convert.str_to_decimal): CONV_DECIMAL,
-    (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
-    (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
-    (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
-    (_bcl.datetime_to_ticks, _bcl.ticks_to_datetime): CONV_DATETIME_TICKS,
-    (_bcl.timedelta_to_ticks, _bcl.ticks_to_timedelta): CONV_TIMESPAN_TICKS,
-}
-_TIME_HELPERS: dict[Kind, tuple[Callable[..., Any], Callable[..., Any]]] = {
-    Kind.TIMESTAMP: (encode_timestamp, decode_timestamp),
-    Kind.DURATION: (encode_duration, decode_duration),
-}
+
+
+@functools.cache
+def _conversions() -> dict[tuple[Any, Any], int]:
+    """The conversions the engine does itself, by their converters (made when a converted
+    value is first planned: the tick forms' converters import ``datetime``)."""
+    return {
+        (None, bytearray): CONV_BYTEARRAY,
+        (_convert.decimal_to_str, _convert.str_to_decimal): CONV_DECIMAL,
+        (_convert.uuid_to_str, _convert.str_to_uuid): CONV_UUID_STR,
+        (_convert.uuid_to_bytes, _convert.bytes_to_uuid): CONV_UUID_BYTES,
+        (_convert.date_to_days, _convert.days_to_date): CONV_DATE,
+        (_bcl.datetime_to_ticks, _bcl.ticks_to_datetime): CONV_DATETIME_TICKS,
+        (_bcl.timedelta_to_ticks, _bcl.ticks_to_timedelta): CONV_TIMESPAN_TICKS,
+    }
+
+
+#: Timestamp and Duration: read and built by the engine, with helpers for the unusual
+_TIME_KINDS = frozenset({Kind.TIMESTAMP, Kind.DURATION})
+
+
+def _time_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A Timestamp's or Duration's Python helpers (:mod:`protoattr._python.times`, which
+    imports ``datetime``: a plan holding one is made once datetimes exist)."""
+    from .._python import times
+
+    if kind is Kind.TIMESTAMP:
+        return times.encode_timestamp, times.decode_timestamp
+    return times.encode_duration, times.decode_duration
 
 
 # Enum members read once: an attribute of an Enum class goes through EnumType's
@@ -689,7 +701,7 @@ class NativeBackend:
         if value is None:
             value = self._value(vt, group)
         if (
-            kind in _TIME_HELPERS
+            kind in _TIME_KINDS
             and (label is _SINGULAR or label is _OPTIONAL)
             and _zero_like(f.default, vt)
         ):
@@ -802,8 +814,8 @@ def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
         enum_cls: Any = vt.py_type
         members = {m.value: m for m in enum_cls}
         plain = not issubclass(enum_cls, int)
-    elif kind in _TIME_HELPERS:
-        helpers = _TIME_HELPERS[kind]
+    elif kind in _TIME_KINDS:
+        helpers = _time_helpers(kind)
     elif kind in BCL_KINDS:
         encode, decode, domain = _bcl_helpers(kind)
         if vt.with_kind:
@@ -869,7 +881,7 @@ def _zero_like(default: Any, vt: ValueType) -> bool:
     """Whether ``default`` is a Timestamp/Duration field's zero in all but identity: a
     ``datetime`` at the epoch (aware: a naive one is not equal) or ``timedelta(0)``,
     which encodes as nothing, so that merging a value into it is reading the value."""
-    if vt.kind not in _TIME_HELPERS or vt.encode_with is not None:
+    if vt.kind not in _TIME_KINDS or vt.encode_with is not None:
         return False
     zero = zero_value(vt)
     return type(default) is type(zero) and default is not zero and default == zero
@@ -884,7 +896,7 @@ def conversion(vt: ValueType) -> tuple[int, Any, Any, Any]:
         return (CONV_NONE, None, None, None)
     if vt.kind is Kind.ENUM:  # IntFlag: any combination of flags is a value
         return (CONV_FLAG, vt.encode_with, vt.decode_with, None)
-    code = _CONVERSIONS.get((vt.encode_with, vt.decode_with), CONV_CALL)
+    code = _conversions().get((vt.encode_with, vt.decode_with), CONV_CALL)
     if code == CONV_BYTEARRAY and vt.domain is not bytearray:
         code = CONV_CALL
     return (code, vt.encode_with, vt.decode_with, vt.domain)

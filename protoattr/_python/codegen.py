@@ -58,12 +58,14 @@ _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 #: singular kinds written whenever not None (a bcl.DateTime even at DateTime.MinValue)
 _WRITTEN_UNLESS_NONE = _MERGED_KINDS | {Kind.BCL_DATETIME}
-#: the bcl.proto kinds: value -> body, and (buf, pos, end, depth, max_depth, where) -> value
-_BCL_CODECS: dict[Kind, tuple[Any, Any]] = {
-    Kind.BCL_DATETIME: (_bcl.encode_datetime, _bcl.decode_datetime),
-    Kind.BCL_TIMESPAN: (_bcl.encode_timespan, _bcl.decode_timespan),
-    Kind.BCL_DECIMAL: (_bcl.encode_decimal, _bcl.decode_decimal),
-    Kind.BCL_GUID: (_bcl.encode_guid, _bcl.decode_guid),
+#: the bcl.proto kinds: their codecs' names in :mod:`protoattr._core.bcl` (value -> body,
+#: and (buf, pos, end, depth, max_depth, where) -> value), read when a field needs them
+#: (the DateTime and TimeSpan ones import ``datetime``)
+_BCL_CODECS: dict[Kind, tuple[str, str]] = {
+    Kind.BCL_DATETIME: ("encode_datetime", "decode_datetime"),
+    Kind.BCL_TIMESPAN: ("encode_timespan", "decode_timespan"),
+    Kind.BCL_DECIMAL: ("encode_decimal", "decode_decimal"),
+    Kind.BCL_GUID: ("encode_guid", "decode_guid"),
 }
 
 
@@ -579,7 +581,8 @@ class _Generator:
             self._write_len(src, buf, tag, "b")
             return
         if kind in _BCL_CODECS:
-            encode = _bcl.encode_datetime_kind if vt.with_kind else _BCL_CODECS[kind][0]
+            name = "encode_datetime_kind" if vt.with_kind else _BCL_CODECS[kind][0]
+            encode = getattr(_bcl, name)
             src(f"b = {self.const(encode, 'enc_bcl')}({var})")
             self._write_len(src, buf, tag, "b")
             return
@@ -1386,7 +1389,7 @@ class _Generator:
                 )
             )
         elif kind in _BCL_CODECS:
-            decode = self.const(_BCL_CODECS[kind][1], "dec_bcl")
+            decode = self.const(getattr(_bcl, _BCL_CODECS[kind][1]), "dec_bcl")
             lines.append(
                 store.format(
                     f"{decode}(buf, pos, e, depth + 1, {self.ctx.max_depth}, {self._where!r})"

@@ -1708,6 +1708,9 @@ static PyObject *reader_setup(JsonReader *self, PyObject *args) {
         return NULL;
     }
     EngineState *st = engine_state_of_type(Py_TYPE(self));
+    if (engine_need_datetime(st) < 0) {  /* Timestamps and Durations */
+        return NULL;
+    }
     if (Py_TYPE(plan) != st->plan_type || !((Plan *)plan)->ready
         || ((Plan *)plan)->nfields != PyTuple_GET_SIZE(fields) || hier_is_multi((Plan *)plan)) {
         PyErr_SetString(PyExc_ValueError, "json reader: needs the contract's flat, ready plan");

@@ -1450,6 +1450,9 @@ static PyObject *jw_setup(JsonWriter *self, PyObject *args) {
                           &sorted, &use_dict)) {
         return NULL;
     }
+    if (engine_need_datetime(engine_state_of_type(self->self_type)) < 0) {  /* Timestamps */
+        return NULL;
+    }
     if (self->spec != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "JsonWriter.setup: already set up");
         return NULL;

@@ -57,10 +57,6 @@ static int engine_exec(PyObject *module) {
         || PyModule_AddObjectRef(module, "NestedTooDeeply", st->encode_too_deep) < 0) {
         return -1;
     }
-    st->datetime_api = PyCapsule_Import("datetime.datetime_CAPI", 0);
-    if (st->datetime_api == NULL) {
-        return -1;
-    }
     return PyModule_AddIntConstant(module, "NATIVE_MAX_DEPTH", NATIVE_MAX_DEPTH);
 }
 

@@ -92,6 +92,24 @@ static int value_setup(ValueSpec *v, PyObject *spec) {
     return bcl_setup(v);
 }
 
+/* Whether values of `v` are datetime/date/timedelta objects, which the engine reads and
+ * builds through the datetime C API (loaded when such a plan is set up). */
+static int holds_datetimes(const ValueSpec *v) {
+    return v->kind == K_TIMESTAMP || v->kind == K_DURATION || v->kind == K_BCL_DATETIME
+           || v->kind == K_BCL_TIMESPAN || v->conv == CONV_DATE
+           || v->conv == CONV_DATETIME_TICKS || v->conv == CONV_TIMESPAN_TICKS;
+}
+
+int engine_need_datetime(EngineState *st) {
+    if (st->datetime_api == NULL) {
+        st->datetime_api = PyCapsule_Import("datetime.datetime_CAPI", 0);
+        if (st->datetime_api == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int copy_tag(PyObject *b, unsigned char *dst, int *len) {
     if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) < 1 || PyBytes_GET_SIZE(b) > 5) {
         PyErr_SetString(PyExc_ValueError, "plan: tag bytes must be 1..5 bytes");
@@ -379,6 +397,10 @@ static PyObject *plan_setup(Plan *self, PyObject *args) {
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (field_setup(&self->fields[i], PyTuple_GET_ITEM(fields, i)) < 0) {
+            goto fail;
+        }
+        if (holds_datetimes(&self->fields[i].value)
+            && engine_need_datetime(engine_state_of_type(Py_TYPE(self))) < 0) {
             goto fail;
         }
         uint32_t number = self->fields[i].number;

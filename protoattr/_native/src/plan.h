@@ -149,7 +149,10 @@ typedef struct {
     PyObject *str_value;
     PyObject *str_dict;
     PyObject *empty_bytes;
-    void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule */
+    void *datetime_api;       /* PyDateTime_CAPI *, from the datetime module's capsule, loaded
+                               * by the first plan (or JSON writer/reader) set up that may meet
+                               * datetimes: engine_need_datetime (import protoattr does not
+                               * import datetime) */
     PyObject *object_new;     /* object.__new__ (construct.c recognises it) */
     int gc_paused;            /* large decodes in progress (entry.c: engine_gc_pause) */
     int gc_was_enabled;       /* the collector was on when the first of them began */
@@ -158,6 +161,8 @@ typedef struct {
 } EngineState;
 
 EngineState *engine_state_of_type(PyTypeObject *tp);
+/* Load st->datetime_api if it is not yet (importing datetime): 0, or -1 with an error. */
+int engine_need_datetime(EngineState *st);
 
 extern PyType_Spec plan_spec;
 
