@@ -102,6 +102,7 @@ def _conversions() -> dict[tuple[Any, Any], int]:
 _TIME_KINDS = frozenset({Kind.TIMESTAMP, Kind.DURATION})
 
 
+@functools.cache
 def _time_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """A Timestamp's or Duration's Python helpers (:mod:`protoattr._python.times`, which
     imports ``datetime``: a plan holding one is made once datetimes exist)."""
