@@ -38,9 +38,10 @@ Python's side of each rule:
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import DecodeError
+from .lazy import forwarder
 from .wire import encode_varint, read_tag, read_varint
 
 if TYPE_CHECKING:  # imported where used: ``import protoattr`` needs neither module
@@ -373,31 +374,13 @@ def decode_guid(
 #: bcl.DateTime's and bcl.TimeSpan's datetime side (:mod:`.bcl_time`), loaded when first
 #: asked for: ``import protoattr`` does not import ``datetime`` (a program whose contracts
 #: hold datetimes has imported it already)
-_TIME_NAMES = frozenset(
-    {
-        "DateTime",
-        "DateTimeTicks",
-        "DateTimeWithKind",
-        "TimeSpan",
-        "TimeSpanTicks",
-        "datetime_to_ticks",
-        "decode_datetime",
-        "decode_timespan",
-        "encode_datetime",
-        "encode_datetime_kind",
-        "encode_timespan",
-        "ticks_to_datetime",
-        "ticks_to_timedelta",
+__getattr__ = forwarder(
+    globals(),
+    (
+        "DateTime", "DateTimeTicks", "DateTimeWithKind", "TimeSpan", "TimeSpanTicks",
+        "datetime_to_ticks", "decode_datetime", "decode_timespan", "encode_datetime",
+        "encode_datetime_kind", "encode_timespan", "ticks_to_datetime", "ticks_to_timedelta",
         "timedelta_to_ticks",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _TIME_NAMES:
-        from . import bcl_time
-
-        value = getattr(bcl_time, name)
-        globals()[name] = value  # found directly from now on
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    ),
+    "protoattr._core.bcl_time",
+)  # fmt: skip

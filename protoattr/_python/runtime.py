@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._core.errors import DecodeError, EncodeError
+from .._core.lazy import forwarder
 from .._core.wire import MAX_FIELD_NUMBER, encode_varint, read_tag, read_varint
 
 if TYPE_CHECKING:
@@ -374,16 +375,8 @@ def decode_message_list(codec: Any, buf: bytes, pos: int, end: int, max_depth: i
 
 #: the well-known time types' helpers (:mod:`.times`), loaded when first asked for (by a
 #: codec of a contract holding datetimes): ``import protoattr`` does not import ``datetime``
-_TIME_NAMES = frozenset(
-    {"decode_duration", "decode_timestamp", "encode_duration", "encode_timestamp"}
+__getattr__ = forwarder(
+    globals(),
+    ("decode_duration", "decode_timestamp", "encode_duration", "encode_timestamp"),
+    "protoattr._python.times",
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _TIME_NAMES:
-        from . import times
-
-        value = getattr(times, name)
-        globals()[name] = value  # found directly from now on
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
