@@ -148,6 +148,16 @@ static int write_body(Buf *b, PyObject *body) {
     return r;
 }
 
+/* A str's UTF-8: an ASCII string's own bytes (most field values: no call), else the
+ * UTF-8 CPython caches on the string (NULL with an error for a lone surrogate). */
+static inline const char *str_utf8(PyObject *v, Py_ssize_t *n) {
+    if (PyUnicode_IS_ASCII(v)) {
+        *n = PyUnicode_GET_LENGTH(v);
+        return (const char *)PyUnicode_1BYTE_DATA(v);
+    }
+    return PyUnicode_AsUTF8AndSize(v, n);
+}
+
 /* The value `v` of the wire kind without its tag (converted already). */
 static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v, Buf *b,
                               int depth) {
@@ -195,7 +205,7 @@ static int write_wire_payload(EngineState *st, const ValueSpec *vs, PyObject *v,
             return -1;
         }
         Py_ssize_t n;
-        const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+        const char *s = str_utf8(v, &n);
         return s == NULL ? -1 : buf_write_delimited(b, s, n);
     }
     case K_BYTES: {
@@ -322,7 +332,7 @@ static int differs_from_default(EngineState *st, const Field *f, PyObject *v) {
     case K_STRING: {
         if (!PyUnicode_CheckExact(v)) return -1;
         Py_ssize_t n;
-        const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+        const char *s = str_utf8(v, &n);
         if (s == NULL) return -1;
         return n != PyBytes_GET_SIZE(f->def_obj)
                || memcmp(s, PyBytes_AS_STRING(f->def_obj), (size_t)n) != 0;
