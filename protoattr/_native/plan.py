@@ -955,23 +955,15 @@ def _initial(f: FieldInfo) -> tuple[int, Any, int, Any]:
 
 
 def _ctor_spec(
-    info: ContractInfo,
-    fields: list[FieldInfo] | None = None,
-    slots: dict[str, int] | None = None,
+    info: ContractInfo, fields: list[FieldInfo], index: dict[str, int]
 ) -> tuple[Any, ...]:
     """How the decoder builds the object: the generated decoder's call, as data.
 
     ``fields`` are the object's fields in the generated ``_build``'s order (the root
-    level's first) and ``slots`` their plan indices; by default the contract's own."""
-    own_fields = fields is None and slots is None
-    fields = info.fields if fields is None else fields
-    index = {f.name: i for i, f in enumerate(fields)} if slots is None else slots
+    level's first) and ``index`` their plan indices (a flat contract's is
+    :func:`_flat_ctor_spec`, or its ``__init__``'s assignments: see ``_plan``)."""
     if info.construct != "init":
         return (True, object.__new__, (), 0, None, tuple(index[f.name] for f in fields))
-    # what the generated __init__ would do, without its frame (a flat contract's own fields)
-    assigns = _init_assigns(info) if own_fields else None
-    if assigns is not None:
-        return (True, object.__new__, (), 0, None, assigns)
     call: list[int] = []
     kwnames: list[str] = []
     positional = True
