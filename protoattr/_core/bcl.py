@@ -37,11 +37,14 @@ Python's side of each rule:
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import DecodeError
 from .lazy import forwarder
+from .types import Kind
 from .wire import encode_varint, read_tag, read_varint
 
 if TYPE_CHECKING:  # imported where used: ``import protoattr`` needs neither module
@@ -369,6 +372,27 @@ def decode_guid(
     if pos != end:
         raise DecodeError(f"truncated {where}", end)
     return uuid.UUID(bytes_le=bytes(lo + hi))
+
+
+#: each bcl.proto kind's Python codec, by name (see :func:`codec`)
+_CODECS = {
+    Kind.BCL_DATETIME: ("encode_datetime", "decode_datetime"),
+    Kind.BCL_TIMESPAN: ("encode_timespan", "decode_timespan"),
+    Kind.BCL_DECIMAL: ("encode_decimal", "decode_decimal"),
+    Kind.BCL_GUID: ("encode_guid", "decode_guid"),
+}
+
+
+def codec(kind: Kind, with_kind: bool = False) -> tuple[Callable[[Any], bytes], Callable[..., Any]]:
+    """A bcl.proto kind's Python codec: ``value -> body`` and ``(buf, pos, end, depth,
+    max_depth, where) -> value``, which the generated codecs call and the engine hands
+    anything unusual to; ``with_kind``: a DateTime written with its kind.  The DateTime
+    and TimeSpan ones load :mod:`.bcl_time` (and ``datetime``) when first asked for."""
+    encode, decode = _CODECS[kind]
+    module = sys.modules[__name__]  # (through __getattr__ for the datetime side)
+    if with_kind:
+        encode = "encode_datetime_kind"
+    return getattr(module, encode), getattr(module, decode)
 
 
 #: bcl.DateTime's and bcl.TimeSpan's datetime side (:mod:`.bcl_time`), loaded when first

@@ -131,21 +131,19 @@ _TAGS: dict[int, bytes] = {}
 _PLAIN_TYPES = frozenset({int, str, bytes, float, bool, complex, tuple, frozenset, type(None)})
 
 
-def _bcl_helpers(kind: Kind) -> tuple[Callable[..., Any], Callable[..., Any], type | None]:
-    """A bcl.proto kind's (bcl.c) Python helpers, which the engine hands anything unusual
-    to, and the class it builds (Decimal, UUID; given as the domain, with no conversion).
-    ``decimal`` and ``uuid`` are imported here, by a plan that has such a field."""
-    if kind is Kind.BCL_DATETIME:
-        return _bcl.encode_datetime, _bcl.decode_datetime, None
-    if kind is Kind.BCL_TIMESPAN:
-        return _bcl.encode_timespan, _bcl.decode_timespan, None
+def _bcl_domain(kind: Kind) -> type | None:
+    """The class a bcl.proto kind's values are built as when it is not a datetime's
+    (Decimal, UUID; given as the domain, with no conversion).  ``decimal`` and ``uuid``
+    are imported here, by a plan that has such a field."""
     if kind is Kind.BCL_DECIMAL:
         import decimal
 
-        return _bcl.encode_decimal, _bcl.decode_decimal, decimal.Decimal
-    import uuid
+        return decimal.Decimal
+    if kind is Kind.BCL_GUID:
+        import uuid
 
-    return _bcl.encode_guid, _bcl.decode_guid, uuid.UUID
+        return uuid.UUID
+    return None
 
 
 def _wire_type(kind: Kind) -> int:
@@ -818,9 +816,8 @@ def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
     elif kind in _TIME_KINDS:
         helpers = _time_helpers(kind)
     elif kind in BCL_KINDS:
-        encode, decode, domain = _bcl_helpers(kind)
-        if vt.with_kind:
-            encode = _bcl.encode_datetime_kind
+        encode, decode = _bcl.codec(kind, vt.with_kind)  # (bcl.c's helpers)
+        domain = _bcl_domain(kind)
         zero = zero_value(vt)
         # `closed` carries IncludeDateTimeKind for a bcl.DateTime (bcl.c)
         return (KINDS[kind], None, False, None, False, vt.with_kind, encode, decode,

@@ -32,7 +32,7 @@ from .._core import wire as _wire
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.errors import DecodeError, EncodeError
 from .._core.record import Record
-from .._core.types import INT_RANGES, Kind
+from .._core.types import BCL_KINDS, INT_RANGES, Kind
 from . import runtime as _runtime
 from .plain import merges_in_place, takes_merge_in_place
 
@@ -58,15 +58,6 @@ _PACK = {fmt: struct.Struct("<" + fmt).pack for fmt, _ in _FIXED.values()}
 _MERGED_KINDS = frozenset({Kind.MESSAGE, Kind.TIMESTAMP, Kind.DURATION})
 #: singular kinds written whenever not None (a bcl.DateTime even at DateTime.MinValue)
 _WRITTEN_UNLESS_NONE = _MERGED_KINDS | {Kind.BCL_DATETIME}
-#: the bcl.proto kinds: their codecs' names in :mod:`protoattr._core.bcl` (value -> body,
-#: and (buf, pos, end, depth, max_depth, where) -> value), read when a field needs them
-#: (the DateTime and TimeSpan ones import ``datetime``)
-_BCL_CODECS: dict[Kind, tuple[str, str]] = {
-    Kind.BCL_DATETIME: ("encode_datetime", "decode_datetime"),
-    Kind.BCL_TIMESPAN: ("encode_timespan", "decode_timespan"),
-    Kind.BCL_DECIMAL: ("encode_decimal", "decode_decimal"),
-    Kind.BCL_GUID: ("encode_guid", "decode_guid"),
-}
 
 
 def wire_type(kind: Kind) -> int:
@@ -580,9 +571,8 @@ class _Generator:
             src(f"b = _enc_dur({var})")
             self._write_len(src, buf, tag, "b")
             return
-        if kind in _BCL_CODECS:
-            name = "encode_datetime_kind" if vt.with_kind else _BCL_CODECS[kind][0]
-            encode = getattr(_bcl, name)
+        if kind in BCL_KINDS:
+            encode = _bcl.codec(kind, vt.with_kind)[0]
             src(f"b = {self.const(encode, 'enc_bcl')}({var})")
             self._write_len(src, buf, tag, "b")
             return
@@ -1388,8 +1378,8 @@ class _Generator:
                     f"{self._where!r})"
                 )
             )
-        elif kind in _BCL_CODECS:
-            decode = self.const(getattr(_bcl, _BCL_CODECS[kind][1]), "dec_bcl")
+        elif kind in BCL_KINDS:
+            decode = self.const(_bcl.codec(kind)[1], "dec_bcl")
             lines.append(
                 store.format(
                     f"{decode}(buf, pos, e, depth + 1, {self.ctx.max_depth}, {self._where!r})"
