@@ -1376,19 +1376,20 @@ _SIMPLE: dict[Any, Kind] = {
 _TIME_KINDS = frozenset({Kind.TIMESTAMP, Kind.DURATION, Kind.BCL_DATETIME, Kind.BCL_TIMESPAN})
 
 
-def _add_datetime(bare: Any = None) -> bool:
-    """Add ``datetime``'s types and values to the tables of kinds, zeros and default types
-    (once; ``import protoattr`` does not import ``datetime``: an annotation naming one of
-    its types exists only once its module is imported).  With ``bare``: whether it is
-    ``datetime`` or ``timedelta``, looked up without importing the module."""
-    datetime: Any = sys.modules.get("datetime")
-    if bare is not None and (
-        datetime is None or (bare is not datetime.datetime and bare is not datetime.timedelta)
-    ):
-        return False
+def _is_datetime_type(bare: Any) -> bool:
+    """Whether ``bare`` is ``datetime`` or ``timedelta``, asked without importing their
+    module (a class of it exists only once it is imported)."""
+    datetime = sys.modules.get("datetime")
+    return datetime is not None and (bare is datetime.datetime or bare is datetime.timedelta)
+
+
+def _add_datetime() -> None:
+    """Add ``datetime``'s types and values to the tables of kinds, zeros and default types,
+    once: ``import protoattr`` does not import ``datetime``, and the first annotation
+    naming one of its types (or a time kind's zero or default type) adds them."""
     if Kind.TIMESTAMP not in _ZEROS:  # (each entry is set at once: two threads agree)
-        if datetime is None:
-            import datetime
+        import datetime
+
         moment, span = datetime.datetime, datetime.timedelta
         types = {Kind.TIMESTAMP: moment, Kind.DURATION: span,
                  Kind.BCL_DATETIME: moment, Kind.BCL_TIMESPAN: span}  # fmt: skip
@@ -1401,7 +1402,6 @@ def _add_datetime(bare: Any = None) -> bool:
             Kind.BCL_DATETIME: moment.min,  # .NET's default(DateTime)
             Kind.BCL_TIMESPAN: span(0),
         })  # fmt: skip
-    return True
 
 
 def _value_type(where: str, annotation: Any) -> ValueType:
@@ -1452,7 +1452,9 @@ def _value_of(where: str, bare: Any, metadata: Sequence[Any]) -> ValueType:
         return converted
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
         return _enum_value(where, bare)
-    if bare in _SIMPLE or _add_datetime(bare):
+    if bare not in _SIMPLE and _is_datetime_type(bare):
+        _add_datetime()
+    if bare in _SIMPLE:
         return _plain_value(_SIMPLE[bare])
     if isinstance(bare, type) and bare in _DECLARED:
         value = _MESSAGE_VALUES.get(bare)

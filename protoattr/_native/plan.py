@@ -99,7 +99,7 @@ def _conversions() -> dict[tuple[Any, Any], int]:
 
 
 #: Timestamp and Duration: read and built by the engine, with helpers for the unusual
-_TIME_KINDS = frozenset({Kind.TIMESTAMP, Kind.DURATION})
+_WELL_KNOWN_TIMES = frozenset({Kind.TIMESTAMP, Kind.DURATION})
 
 
 @functools.cache
@@ -700,7 +700,7 @@ class NativeBackend:
         if value is None:
             value = self._value(vt, group)
         if (
-            kind in _TIME_KINDS
+            kind in _WELL_KNOWN_TIMES
             and (label is _SINGULAR or label is _OPTIONAL)
             and _zero_like(f.default, vt)
         ):
@@ -813,7 +813,7 @@ def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
         enum_cls: Any = vt.py_type
         members = {m.value: m for m in enum_cls}
         plain = not issubclass(enum_cls, int)
-    elif kind in _TIME_KINDS:
+    elif kind in _WELL_KNOWN_TIMES:
         helpers = _time_helpers(kind)
     elif kind in BCL_KINDS:
         encode, decode = _bcl.codec(kind, vt.with_kind)  # (bcl.c's helpers)
@@ -879,7 +879,7 @@ def _zero_like(default: Any, vt: ValueType) -> bool:
     """Whether ``default`` is a Timestamp/Duration field's zero in all but identity: a
     ``datetime`` at the epoch (aware: a naive one is not equal) or ``timedelta(0)``,
     which encodes as nothing, so that merging a value into it is reading the value."""
-    if vt.kind not in _TIME_KINDS or vt.encode_with is not None:
+    if vt.kind not in _WELL_KNOWN_TIMES or vt.encode_with is not None:
         return False
     zero = zero_value(vt)
     return type(default) is type(zero) and default is not zero and default == zero
