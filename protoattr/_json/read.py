@@ -357,10 +357,13 @@ def _field_reader(plans: _Plans, f: FieldInfo, ignore_unknown: bool) -> Callable
                 item_path = (path, k, None)
                 if x is None and not takes_null:
                     raise DecodeError(f"{_p(item_path)}: a map value cannot be null")
+                # the key first, as json_format reads it: an entry whose value is dropped
+                # (an unknown enum name under ignore_unknown_fields) still needs a key
+                key = read_key(k, item_path)
                 # the entry is a message of its own on the wire, so a level of nesting
                 got = read_value(x, item_path, depth + 1)
                 if got is not _SKIP:
-                    out[read_key(k, item_path)] = got
+                    out[key] = got
             return out
 
         return read_map
