@@ -19,16 +19,24 @@ ENV_VAR = "PROTOATTR_BACKEND"
 
 _why_not: str | None = None  # the ImportError of the extension, once it failed
 _warned = False
+_loaded: ModuleType | None = None  # the extension, once imported
 
 
 def engine() -> ModuleType | None:
-    """The C extension module, or ``None`` when it is not built."""
-    global _why_not
+    """The C extension module, or ``None`` when it is not built.
+
+    Every model asks (twice) when it is made: after the first import the module is
+    returned from here, without the import statement's machinery (about 4,000
+    instructions each time)."""
+    global _why_not, _loaded
+    if _loaded is not None:
+        return _loaded
     try:
         from . import _engine
     except ImportError as exc:
         _why_not = str(exc)
         return None
+    _loaded = _engine
     return _engine
 
 
