@@ -33,7 +33,7 @@ from .._core.convert import surrogate_for
 from .._core.types import BCL_KINDS, Kind
 from .._core.wkt import NullValue
 from .._native import engine as _engine
-from .._native.plan import KINDS, _reads_dict
+from .._native.plan import KINDS, reads_dict
 from . import forms as _jsonforms
 from . import times as _jsontimes
 from . import wkt as _jsonwkt
@@ -204,7 +204,7 @@ def _writer(
     if len(set(keys)) != len(keys):
         raise _Unsupported(cls)  # colliding JSON names: one dict key in the reference
     order = tuple(sorted(range(len(keys)), key=lambda i: keys[i]))
-    building[cls] = (w, (cls, specs, order, _reads_dict(cls, model.info(cls))))
+    building[cls] = (w, (cls, specs, order, reads_dict(model.info(cls))))
     return w
 
 

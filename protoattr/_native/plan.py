@@ -28,6 +28,7 @@ from .._core import convert as _convert
 from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
 from .._core.convert import surrogate_for
 from .._core.errors import ContractError
+from .._core.facts import contract_fact
 from .._core.types import BCL_KINDS, Kind
 from .._core.wire import tag_bytes
 from .._python.plain import init_assigns as _init_assigns
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from .._model.codecs import Codec, CodecModel
     from ._engine import Plan
 
-__all__ = ["KINDS", "NativeBackend", "PlanSpec", "unsupported"]
+__all__ = ["KINDS", "NativeBackend", "PlanSpec", "reads_dict", "unsupported"]
 
 #: ``Plan.setup``'s arguments but the model's max_depth and the Python codec:
 #: (cls, fields, ctor_spec, unknown_spec, use_dict, hier_spec)
@@ -336,6 +337,13 @@ def _reads_dict(cls: type, info: ContractInfo, names: Any = None) -> bool:
     return True
 
 
+@contract_fact
+def reads_dict(info: ContractInfo) -> bool:
+    """:func:`_reads_dict` of ``info``'s class, worked out once per contract (the class's
+    namespaces decide it, not a model)."""
+    return _reads_dict(info.cls, info)
+
+
 def _is_data_descriptor(kind: type) -> bool:
     """Whether instances of ``kind`` are data descriptors (what ``tp_descr_set`` says: a
     ``__set__`` or ``__delete__`` in its MRO), found without raising AttributeError as
@@ -577,7 +585,7 @@ class NativeBackend:
         else:
             fields = self._fields(slots, None)
         index = {f.name: i for i, f in enumerate(slots)}
-        reads = _reads_dict(cls, info, index if flat else None)
+        reads = reads_dict(info)
         if flat:
             # built as its generated __init__ would build it, without the call where that
             # is plain assignment (then the calling spec is not worked out at all)
@@ -634,7 +642,7 @@ class NativeBackend:
                     tuple(position[sub] for _, sub in model._children_of(level)),
                     unknown_key(level, root) if keeps else None,
                     bool(getattr(level, "__dictoffset__", 0)),
-                    reads[level] if level in reads else _reads_dict(level, linfo),
+                    reads[level] if level in reads else reads_dict(linfo),
                     level in below,
                     _ctor_spec(linfo, chain_fields, index),
                 )
