@@ -10,7 +10,9 @@ was worked out for: a class declared again, or resolved at another compatibility
 has another ``ContractInfo`` and gets its answer worked out anew.
 
 Declared contract classes live as long as the process (the contract registry keeps
-them), so keeping an answer per class keeps nothing alive that was not already.
+them), so keeping an answer per class keeps nothing alive that was not already.  A class
+changed after its first use (an attribute made a property) is not looked at again, as a
+model's plans never looked at it again either: declaring it again is what makes it new.
 """
 
 from __future__ import annotations
