@@ -70,6 +70,8 @@ def test_an_epoch_default_is_read_without_the_python_helper(
         return (encode, counting) if kind is Kind.TIMESTAMP else helpers(kind)
 
     monkeypatch.setattr(plan, "_time_helpers", counted)
+    # value specs are shared by every model (plan._SCALAR_SPECS): this one's are made anew
+    monkeypatch.setattr(plan, "_SCALAR_SPECS", {})
     cls = _declare()
     model = pa.TypeModel(backend="native")
     got = model.deserialize(cls, b"\x0a\x06\x08\x80\xa3\x05\x10\x07")

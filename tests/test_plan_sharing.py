@@ -121,6 +121,37 @@ def test_fields_of_one_kind_share_one_value_spec() -> None:
     assert wide["e"] is not wide["g"]
 
 
+def test_models_share_the_value_specs_of_their_scalars() -> None:
+    """A second model planning the same contracts works none of their value specs out
+    again, at any compatibility level (whose fields are ValueTypes of their own); specs
+    of types that differ in any part stay apart."""
+    specs = []
+    for model in (pa.TypeModel(backend="native"), pa.TypeModel(backend="native",
+                  compatibility_level=300)):  # fmt: skip
+        model.serialize(Wide(1, d=b"", e=Colour.RED))
+        model.serialize(Other(1, Colour.GREEN, w="w"))
+        assert model._native is not None
+        specs.append({f[0]: f[4] for f in model._native.specs[Wide][1]})
+    first, second = specs
+    for name in ("a", "e", "g", "day"):
+        assert first[name] is second[name], name
+    assert first["e"] is not first["g"] and first["a"] is not first["day"]
+
+
+def test_a_value_specs_key_is_every_part_of_its_value_type() -> None:
+    """What the shared table tells ValueTypes apart by holds each of their slots: a part
+    added to ValueType and left out of the key would give two types one spec."""
+    from protoattr._core.contract import ValueType
+    from protoattr._core.types import Kind
+
+    slots = [name for name in ValueType.__slots__ if name != "__weakref__"]
+    base = {name: getattr(ValueType(Kind.INT32), name) for name in slots}
+    for name in slots:
+        marker = object()
+        changed = ValueType(**{**base, name: marker})
+        assert planner._parts(changed) != planner._parts(ValueType(**base)), name
+
+
 def test_tag_bytes_are_the_wires() -> None:
     model = pa.TypeModel(backend="native")
     model.serialize(Wide(1, d=b"", e=Colour.RED))

@@ -217,13 +217,28 @@ def _vet(
     than converting each default a second time (the resolved contracts keep the fields,
     and so their ids, alive; the backend empties ``cmps`` once each install is done)."""
     if len(levels) == 1:  # a flat contract: its own fields are the contract's
-        fields = info.fields
-    else:
-        fields = [f for level in levels for f in model._own_fields(level)]
-        if len({f.name for f in fields}) != len(fields):
-            return "inheritance: two levels of the hierarchy have a field of the same name"
-        if len(model._chain(info.cls)) > 64:
-            return "inheritance more than 64 levels deep"
+        reason, converted = _flat_vetting(info)
+        if cmps is not None and reason is None:
+            cmps.update(converted)
+        return reason
+    fields = [f for level in levels for f in model._own_fields(level)]
+    if len({f.name for f in fields}) != len(fields):
+        return "inheritance: two levels of the hierarchy have a field of the same name"
+    if len(model._chain(info.cls)) > 64:
+        return "inheritance more than 64 levels deep"
+    return _vet_fields(fields, cmps)
+
+
+@contract_fact
+def _flat_vetting(info: ContractInfo) -> tuple[str | None, dict[int, Any]]:
+    """:func:`_vet` of a flat contract, whose answer is its fields' alone: worked out once
+    per contract, not once per model planning it (the defaults converted kept with it)."""
+    converted: dict[int, Any] = {}
+    return _vet_fields(info.fields, converted), converted
+
+
+def _vet_fields(fields: Sequence[FieldInfo], cmps: dict[int, Any] | None) -> str | None:
+    """:func:`_vet` of the fields of every level of a contract."""
     oneofs = False
     for f in fields:
         # the fields _field compares with a default: singular, not required, no presence
@@ -383,11 +398,10 @@ class NativeBackend:
         self._installing = 0
         #: value specs of the scalars, enums and well-known types planned so far, by the
         #: id of their (frozen) ValueType, kept with it: fields of a plain kind share one
+        #: (the specs themselves come from the process's :data:`_SCALAR_SPECS`)
         self._values: dict[int, tuple[ValueType, tuple[Any, ...]]] = {}
         #: natively planned messages' value specs by (class, kind number, closed)
         self._messages: dict[tuple[type, int, Any], tuple[Any, ...]] = {}
-        #: enums' value specs by what they depend on (ids, kept by the first ValueType)
-        self._enums: dict[tuple[Any, ...], tuple[ValueType, tuple[Any, ...]]] = {}
         #: TypeModel(max_messages=N): the bound the engine counts, in the thread-local
         #: BUDGET the generated decoders count in too (None: no bound)
         self.budget = (
@@ -743,17 +757,12 @@ class NativeBackend:
             known = self._values.get(id(vt))
             if known is not None and known[0] is vt:
                 return known[1]
-            if vt.kind is _ENUM and vt.zero is None:  # one ValueType per field: share by type
-                like = (id(vt.py_type), vt.closed, id(vt.encode_with), id(vt.decode_with),
-                        id(vt.domain))  # fmt: skip
-                found = self._enums.get(like)  # its ValueType keeps the ids taken
-                if found is None:
-                    found = self._enums[like] = (vt, _value_spec(vt))
-                spec = found[1]
-            else:
-                spec = _value_spec(vt)
-            self._values[id(vt)] = (vt, spec)
-            return spec
+            like = _parts(vt)
+            found = _SCALAR_SPECS.get(like)  # its ValueType keeps the ids taken
+            if found is None:
+                found = _SCALAR_SPECS[like] = (vt, _value_spec(vt))
+            self._values[id(vt)] = (vt, found[1])
+            return found[1]
         if vt.kind is not _MESSAGE:
             return _value_spec(vt, group)
         assert vt.py_type is not None
@@ -807,6 +816,23 @@ class NativeBackend:
         self.plans[cls] = plan
         self._pending[cls] = (plan, levels, cmps)
         return plan
+
+
+#: the value specs of the scalars, enums and well-known types every model has planned, by
+#: the identities of what their ValueType holds (:func:`_parts`), each kept with the first
+#: ValueType seen, which keeps those identities taken.  A spec depends on its ValueType
+#: alone, and ValueTypes alike in every part are many: one per enum field, one per field
+#: at a model's compatibility level.  So fields of one enum share a spec, and a model
+#: planning a contract another planned works out none again; the table grows with the
+#: distinct value types of the process's contracts, not with its models.
+_SCALAR_SPECS: dict[tuple[int, ...], tuple[ValueType, tuple[Any, ...]]] = {}
+
+
+def _parts(vt: ValueType) -> tuple[int, ...]:
+    """The identities of everything ``vt`` holds: two ValueTypes with the same have the
+    same :func:`_value_spec` (identity, not equality: ``0 == False == 0.0``)."""
+    return (id(vt.kind), id(vt.py_type), id(vt.closed), id(vt.domain), id(vt.encode_with),
+            id(vt.decode_with), id(vt.zero), id(vt.with_kind))  # fmt: skip
 
 
 def _value_spec(vt: ValueType, group: bool = False) -> tuple[Any, ...]:
