@@ -388,6 +388,12 @@ def declared_subtypes(cls: type) -> dict[int, type]:
     return dict(_DECLARED_SUBTYPES.get(cls, {}))
 
 
+def has_declared_subtypes(cls: type) -> bool:
+    """Whether any subtype is declared on ``cls`` (:func:`declared_subtypes`, without the
+    copy)."""
+    return cls in _DECLARED_SUBTYPES
+
+
 def _inherit_bcl_options(cls: type, options: ContractOptions) -> ContractOptions:
     """A subtype takes its contract base's compatibility_level and include_date_time_kind
     where it names none (protobuf-net's CompatibilityLevel attribute is inherited)."""

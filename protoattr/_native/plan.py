@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Any
 
 from .._core import bcl as _bcl
 from .._core import convert as _convert
-from .._core.contract import MISSING, ContractInfo, FieldInfo, Label, ValueType, zero_value
+from .._core.contract import (
+    MISSING,
+    ContractInfo,
+    FieldInfo,
+    Label,
+    ValueType,
+    contract_base,
+    has_declared_subtypes,
+    zero_value,
+)
 from .._core.convert import surrogate_for
 from .._core.errors import ContractError
 from .._core.facts import contract_fact
@@ -186,6 +195,8 @@ def levels_of_subtree(model: CodecModel, cls: type) -> list[type]:
 def levels_of(model: CodecModel, cls: type) -> list[type]:
     """The levels of ``cls``'s hierarchy as the generated decoder lists them: the root,
     then its descendants depth first (``[cls]`` for a contract without subtypes)."""
+    if not model._subtypes and contract_base(cls) is None and not has_declared_subtypes(cls):
+        return [cls]  # outside any hierarchy, the common case: told without walking one
     return levels_of_subtree(model, model._chain(cls)[-1])
 
 
@@ -598,19 +609,13 @@ class NativeBackend:
             fields = self._fields(slots, [groups.get(_oneof_key(f), 0) for f in slots])
         else:
             fields = self._fields(slots, None)
-        index = {f.name: i for i, f in enumerate(slots)}
         reads = reads_dict(info)
         if flat:
-            # built as its generated __init__ would build it, without the call where that
-            # is plain assignment (then the calling spec is not worked out at all)
-            assigns = _init_assigns(info) if info.construct == "init" else None
-            if assigns is None:
-                ctor = _flat_ctor_spec(info, index)
-            else:
-                ctor = (True, object.__new__, (), 0, None, assigns)
+            ctor = _flat_ctor(info)
             hier = _flat_hier_spec(info, reads, ctor)
             spec: PlanSpec = (cls, fields, ctor, _unknown_spec(cls, info), reads, hier)
         else:
+            index = {f.name: i for i, f in enumerate(slots)}
             hier = self._hier_spec(cls, levels, own, index, {cls: reads})
             spec = (cls, fields, hier[3][hier[0]][10], None, reads, hier)
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
@@ -882,6 +887,17 @@ def _flat_hier_spec(info: ContractInfo, reads: bool, ctor: tuple[Any, ...]) -> t
     return (0, get_unknown, set_unknown, (level,))
 
 
+@contract_fact
+def _flat_ctor(info: ContractInfo) -> tuple[Any, ...]:
+    """How a flat contract's plan builds its objects: as its generated ``__init__`` would,
+    without the call where that is plain assignment (then the calling spec is not worked
+    out at all).  Worked out once per contract: it is the class's, not a model's."""
+    assigns = _init_assigns(info) if info.construct == "init" else None
+    if assigns is not None:
+        return (True, object.__new__, (), 0, None, assigns)
+    return _flat_ctor_spec(info, {f.name: i for i, f in enumerate(info.fields)})
+
+
 def _flat_ctor_spec(info: ContractInfo, index: dict[str, int]) -> tuple[Any, ...]:
     """``_ctor_spec(info, info.fields, index)`` of a flat contract, whose slots are its
     fields in order (``index``: each one's name -> its position), without its cases."""
@@ -992,7 +1008,7 @@ def _ctor_spec(
 
     ``fields`` are the object's fields in the generated ``_build``'s order (the root
     level's first) and ``index`` their plan indices (a flat contract's is
-    :func:`_flat_ctor_spec`, or its ``__init__``'s assignments: see ``_plan``)."""
+    :func:`_flat_ctor_spec`, or its ``__init__``'s assignments: see :func:`_flat_ctor`)."""
     if info.construct != "init":
         return (True, object.__new__, (), 0, None, tuple(index[f.name] for f in fields))
     call: list[int] = []
