@@ -12,8 +12,9 @@ Sections (about 4 to 5 minutes in all on this 2-CPU machine under a load of 5):
 ``binary``   the interleaved best-of of ``benchmarks/best_of.py``: protoattr (native
              and Python backends), Google upb, protobuf-py and msgspec, serialize
              and deserialize, on every workload, GoogleMessage1 included;
-``harness``  ``python -m benchmarks`` for the same libraries, one run (each library in a
-             process of its own, correctness checks first): the harness's figures;
+``harness``  ``python -m benchmarks`` for the same libraries, three runs (each library in
+             a process of its own, in a rotating order, correctness checks first): the
+             harness's medians (one run's ratios moved by up to 0.11x between two runs);
 ``json``     ``benchmarks/json_bench.py``'s canonical JSON against json_format,
              protobuf-py, msgspec.json and orjson;
 ``streams``  ``benchmarks/streams.py`` on 1,000,000 DNS records (``--records``);
@@ -56,7 +57,9 @@ CHART = "img/benchmarks-report.svg"
 BEGIN, END = "<!-- report:begin -->", "<!-- report:end -->"
 SECTIONS = ("binary", "harness", "json", "streams", "startup")
 BINARY_LIBS = ("protoattr", "protoattr-python", "google-upb", "protobuf-py", "msgspec")
-TIMEOUT_S = {"binary": 240, "harness": 300, "json": 180, "streams": 180, "startup": 300}
+#: the harness's runs per library (their medians are the section's figures)
+HARNESS_RUNS = 3
+TIMEOUT_S = {"binary": 240, "harness": 420, "json": 180, "streams": 180, "startup": 300}
 
 
 # --- the sections, each run in a child process -----------------------------------
@@ -86,7 +89,7 @@ def section_harness(quick: bool) -> dict[str, Any]:
     os.close(fd)
     try:
         cmd = [sys.executable, "-m", "benchmarks", f"--libs={','.join(BINARY_LIBS)}"]
-        cmd += ["--quick"] if quick else ["--runs=1", "--min-time=0.05"]
+        cmd += ["--quick"] if quick else [f"--runs={HARNESS_RUNS}", "--min-time=0.05"]
         proc = subprocess.run([*cmd, f"--json={path}"], cwd=ROOT, capture_output=True, text=True)
         payload: dict[str, Any] = json.loads(Path(path).read_text())
     finally:
@@ -406,7 +409,10 @@ TABLES = {
         "ratio to google-upb, serialize / deserialize)",
         binary_table,
     ),
-    "harness": ("Binary, the harness (one process per library, one run)", harness_table),
+    "harness": (
+        f"Binary, the harness (one process per library, median of {HARNESS_RUNS} runs)",
+        harness_table,
+    ),
     "json": (
         "Canonical JSON, alternating loops in one process (µs per call; in brackets "
         "protoattr's time over the peer's)",
