@@ -339,16 +339,16 @@ _FIELD_CONSTS = (
 )
 
 
-def _reads_dict(cls: type, info: ContractInfo, names: Any = None) -> bool:
-    """Whether encode may read the fields from the instance ``__dict__``: the class has
-    one and no field is shadowed by a data descriptor or a custom attribute lookup
-    (``names``: the names of ``info``'s fields, when the caller has them)."""
+def _reads_dict(cls: type, info: ContractInfo) -> bool:
+    """Whether encode may read ``info``'s fields from the instance ``__dict__`` of ``cls``:
+    the class has one and no field is shadowed by a data descriptor or a custom attribute
+    lookup."""
     if not getattr(cls, "__dictoffset__", 0):
         return False
     if cls.__getattribute__ is not object.__getattribute__:  # type: ignore[comparison-overlap]
         return False
     # each decided by the first class naming it
-    remaining = {f.name for f in info.fields} if names is None else set(names)
+    remaining = {f.name for f in info.fields}
     for klass in cls.__mro__:
         namespace = vars(klass)
         found = remaining & namespace.keys()
