@@ -616,7 +616,7 @@ class NativeBackend:
             spec: PlanSpec = (cls, fields, ctor, _unknown_spec(cls, info), reads, hier)
         else:
             index = {f.name: i for i, f in enumerate(slots)}
-            hier = self._hier_spec(cls, levels, own, index, {cls: reads})
+            hier = self._hier_spec(cls, levels, own, index)
             spec = (cls, fields, hier[3][hier[0]][10], None, reads, hier)
         self.specs[cls] = spec  # what an ahead-of-time module writes (see aot.py)
         plan.setup(*spec[:5], self.model.max_depth, py_encode, py_decode, spec[5], self.budget)
@@ -632,12 +632,10 @@ class NativeBackend:
         levels: list[type],
         own: dict[type, list[FieldInfo]],
         index: dict[str, int],
-        reads: dict[type, bool],
     ) -> tuple[Any, ...]:
         """The levels of ``cls``'s plan: ``(requested, get_unknown, set_unknown, levels)``,
         each level ``(cls, parent, subtype number, its tag, own slots, children, unknown key,
-        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``.
-        ``reads`` holds the levels' ``_reads_dict`` that the caller knows already."""
+        unknown in __dict__, fields in __dict__, a subtype of cls, how it is built)``."""
         model = self.model
         position = {level: i for i, level in enumerate(levels)}
         root = levels[0]
@@ -661,7 +659,7 @@ class NativeBackend:
                     tuple(position[sub] for _, sub in model._children_of(level)),
                     unknown_key(level, root) if keeps else None,
                     bool(getattr(level, "__dictoffset__", 0)),
-                    reads[level] if level in reads else reads_dict(linfo),
+                    reads_dict(linfo),
                     level in below,
                     _ctor_spec(linfo, chain_fields, index),
                 )
