@@ -82,10 +82,6 @@ def test_kept_answers_follow_the_class() -> None:
     class Custom:
         a: int = pa.field(1, default=0)
 
-        @property
-        def b(self) -> int:
-            return self.a
-
         def __getattribute__(self, name: str) -> Any:  # a custom lookup: no __dict__ reads
             return object.__getattribute__(self, name)
 
